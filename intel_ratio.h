@@ -21,6 +21,7 @@
 #ifndef _INTEL_RATIO_H
 #define _INTEL_RATIO_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 /* Fixed-point one, as SCHED_CAPACITY_SCALE (kept local: usable in tools/) */
@@ -40,12 +41,12 @@
 #define INTEL_RATIO_MSR_ATOM_CORE_TURBO_RATIOS	0x66cU
 
 /* Bits of struct intel_ratio_raw.have: that MSR was read successfully */
-#define INTEL_RATIO_HAVE_PLATFORM_INFO		(1U << 0)
-#define INTEL_RATIO_HAVE_TURBO_RATIO_LIMIT	(1U << 1)
-#define INTEL_RATIO_HAVE_TURBO_RATIO_LIMIT1	(1U << 2)
-#define INTEL_RATIO_HAVE_MISC_ENABLE		(1U << 3)
-#define INTEL_RATIO_HAVE_ATOM_CORE_RATIOS	(1U << 4)
-#define INTEL_RATIO_HAVE_ATOM_CORE_TURBO_RATIOS	(1U << 5)
+#define INTEL_RATIO_HAVE_PLATFORM_INFO		BIT(0)
+#define INTEL_RATIO_HAVE_TURBO_RATIO_LIMIT	BIT(1)
+#define INTEL_RATIO_HAVE_TURBO_RATIO_LIMIT1	BIT(2)
+#define INTEL_RATIO_HAVE_MISC_ENABLE		BIT(3)
+#define INTEL_RATIO_HAVE_ATOM_CORE_RATIOS	BIT(4)
+#define INTEL_RATIO_HAVE_ATOM_CORE_TURBO_RATIOS	BIT(5)
 
 /* CPUID models (family 6) with their own rule, as asm/intel-family.h */
 #define INTEL_RATIO_MODEL_SKYLAKE_X		0x55U
