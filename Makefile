@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# sugov_inv: out-of-tree build of freq_invariance.ko and sugov_inv.ko.
+#
+#   make                  build the modules and fi-probe against KDIR
+#   make modules_install  install the product modules (not the test ones)
+#   make deps             set up a fresh Debian 12 machine (packages, guest kernel)
+#   make check            every test: fi-probe, KUnit, selftests in QEMU
+#   make demo             the freq_max policies side by side in QEMU
+#
+# Inside kbuild (this file is also read by kbuild when it builds M=...),
+# only the Kbuild file matters.
+
+ifneq ($(KERNELRELEASE),)
+include $(src)/Kbuild
+else
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+BUILD_DIR ?= $(CURDIR)/build
+
+# Out of tree, Kconfig is not read: set the symbols Kbuild tests.
+PRODUCT_CONFIG := CONFIG_FREQ_INVARIANCE=m CONFIG_SUGOV_INV=m
+TEST_CONFIG := CONFIG_SUGOV_INV_VCPUFREQ=m CONFIG_SUGOV_INV_KUNIT_TEST=m
+
+.PHONY: all modules fi-probe clean modules_install deps check demo kunit \
+	bench selftests lint kdir-check help
+
+all: modules fi-probe
+
+kdir-check:
+	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) does not exist: run 'make deps' and 'make KDIR=/usr/src/linux-headers-<version>', or install the headers of your kernel"; exit 1; }
+
+modules: kdir-check
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) $(TEST_CONFIG) modules
+
+fi-probe:
+	@if [ -f tools/fi-probe/Makefile ]; then $(MAKE) -C tools/fi-probe; fi
+
+# Only the product modules are installed: rebuild modules.order without
+# the test modules first, since modules_install follows it.
+modules_install: kdir-check
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules_install
+
+clean:
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	@if [ -f tools/fi-probe/Makefile ]; then $(MAKE) -C tools/fi-probe clean; fi
+	rm -rf $(BUILD_DIR)/obj $(BUILD_DIR)/vm
+
+deps:
+	tools/deps.sh
+
+check:
+	tools/check.sh
+
+demo:
+	tools/demo.sh
+
+kunit:
+	tools/kunit/run.sh
+
+bench:
+	tools/bench.sh
+
+# Lint our own files with the full kernel tree's checkpatch and sparse.
+lint:
+	tools/lint.sh
+
+help:
+	@sed -n '3,10p' Makefile
+
+endif

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build every module of the project (product and test) for one kernel, in
+# an object tree of its own under build/obj/, so builds for the Debian
+# kernel and for the KUnit debug kernel never clobber each other or the
+# source tree.
+#
+# Usage: tools/vm/build-modules.sh KDIR OBJDIR
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kdir=$1
+mkdir -p "$2"; obj=$(cd "$2" && pwd)
+
+[ -d "$kdir" ] || { echo "build-modules: no kernel build tree at $kdir" >&2; exit 1; }
+
+# Copy the sources (not build/ or .git); -u keeps mtimes so make only
+# rebuilds what changed.
+(cd "$top" && find . \( -path ./build -o -path ./.git \) -prune -o \
+	\( -name '*.[ch]' -o -name Kbuild -o -name Kconfig -o -name '*.sh' \) -print0 |
+	xargs -0 cp -u --parents -t "$obj")
+# Sources deleted upstream must not linger in the copy.
+(cd "$obj" && find . \( -name '*.[ch]' -o -name Kbuild \) ! -name '*.mod.c' -print0 |
+	while IFS= read -r -d '' f; do [ -e "$top/$f" ] || rm -f "$f"; done)
+make -s -C "$kdir" M="$obj" -j"$(nproc)" \
+	CONFIG_FREQ_INVARIANCE=m CONFIG_SUGOV_INV=m \
+	CONFIG_SUGOV_INV_VCPUFREQ=m CONFIG_SUGOV_INV_KUNIT_TEST=m modules
