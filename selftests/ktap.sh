@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# KTAP output helpers for the sugov_inv selftests (POSIX sh, busybox ash).
+# Source it, call ktap_plan, report each case with ktap_ok / ktap_fail /
+# ktap_skip (or ktap_result / ktap_check), then ktap_finish, which exits
+# with the kselftest codes: 0 all passed, 1 a failure, 4 all skipped.
+#
+# Format: Documentation/dev-tools/ktap.rst (KTAP version 1).
+
+KTAP_TESTNO=0
+KTAP_PASS=0
+KTAP_FAIL=0
+KTAP_SKIP=0
+KTAP_PLANNED=
+
+ktap_plan() {
+	KTAP_PLANNED=$1
+	echo "KTAP version 1"
+	echo "1..$1"
+}
+
+ktap_diag() {
+	echo "# $*"
+}
+
+ktap_ok() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_PASS=$((KTAP_PASS + 1))
+	echo "ok $KTAP_TESTNO $*"
+}
+
+ktap_fail() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_FAIL=$((KTAP_FAIL + 1))
+	echo "not ok $KTAP_TESTNO $*"
+}
+
+# ktap_skip DESC WHY
+ktap_skip() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_SKIP=$((KTAP_SKIP + 1))
+	echo "ok $KTAP_TESTNO $1 # SKIP $2"
+}
+
+# ktap_result DESC STATUS: ok when STATUS is 0.
+ktap_result() {
+	if [ "$2" -eq 0 ]; then ktap_ok "$1"; else ktap_fail "$1"; fi
+}
+
+# ktap_check DESC CMD...: run CMD, ok when it succeeds; its output is
+# shown as diagnostics when it fails.
+ktap_check() {
+	_desc=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		ktap_ok "$_desc"
+	else
+		[ -n "$_out" ] && echo "$_out" | sed 's/^/# /' | head -n 20
+		ktap_fail "$_desc"
+	fi
+}
+
+# ktap_finish: totals, and the exit status run.sh and kselftest expect.
+ktap_finish() {
+	if [ -n "$KTAP_PLANNED" ] && [ "$KTAP_TESTNO" -ne "$KTAP_PLANNED" ]; then
+		ktap_diag "planned $KTAP_PLANNED tests but ran $KTAP_TESTNO"
+		KTAP_FAIL=$((KTAP_FAIL + 1))
+	fi
+	echo "# Totals: pass:$KTAP_PASS fail:$KTAP_FAIL xfail:0 xpass:0 skip:$KTAP_SKIP error:0"
+	[ "$KTAP_FAIL" -gt 0 ] && exit 1
+	[ "$KTAP_PASS" -eq 0 ] && [ "$KTAP_SKIP" -gt 0 ] && exit 4
+	exit 0
+}
+
+# Kernel log checks shared by every suite: ktap_dmesg_mark before the
+# scenario, ktap_dmesg_clean after it (fails on WARN, BUG, oops, lockdep,
+# KASAN, UBSAN or a kmemleak report printed since the mark).
+ktap_dmesg_mark() {
+	KTAP_DMESG_LINES=$(dmesg | wc -l)
+}
+
+ktap_dmesg_splats() {
+	dmesg | tail -n +"$((${KTAP_DMESG_LINES:-0} + 1))" |
+		grep -E 'WARNING:|BUG:|Oops|general protection|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU|KASAN:|UBSAN:|unreferenced object|sleeping function called from invalid context|Call Trace:'
+}
+
+ktap_dmesg_clean() {
+	_splat=$(ktap_dmesg_splats)
+	if [ -n "$_splat" ]; then
+		echo "$_splat" | head -n 20 | sed 's/^/# /'
+		ktap_fail "$1"
+	else
+		ktap_ok "$1"
+	fi
+}

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make check: every test of the project, each printing KTAP, then one
+# closing line "N passed, N failed, N skipped" over all of them.
+#   1. lint: W=1 + sparse build and checkpatch --strict of our files
+#   2. fi-probe against published register values (host)
+#   3. KUnit suites on the project's debug test kernel (QEMU)
+#   4. selftests/ in QEMU on Debian's stock 6.1 kernel
+# Each part's output is kept in build/check/.  Set CHECK_ONLY to a
+# space-separated subset (lint fi-probe kunit selftests) to run fewer.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+out=$build/check
+only=${CHECK_ONLY:-lint fi-probe kunit selftests}
+mkdir -p "$out"
+cd "$top" || exit 1
+
+"$top/tools/deps.sh" --quiet || { echo "0 passed, 1 failed"; exit 1; }
+
+total_p=0 total_f=0 total_s=0
+summary=
+
+# part NAME FILE: add FILE's KTAP leaf counts to the totals.
+tally() {
+	local p f s
+	read -r p f s < <(awk -f "$top/tools/ktap-count.awk" "$2")
+	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+	summary="$summary$(printf '%-28s %4d passed, %d failed, %d skipped' "$1" "$p" "$f" "$s")"$'\n'
+}
+
+# A part that could not run at all still counts: one failed test.
+failed_part() {
+	printf 'KTAP version 1\n1..1\nnot ok 1 %s\n' "$1" > "$2"
+}
+
+want() { [[ " $only " == *" $1 "* ]]; }
+
+if want lint; then
+	echo "== lint: W=1 C=2 build and checkpatch --strict"
+	"$top/tools/lint.sh" 2>&1 | tee "$out/lint.ktap"
+	tally lint "$out/lint.ktap"
+fi
+
+if want fi-probe; then
+	echo "== fi-probe: decoders against published register values"
+	if [ -x "$top/tools/fi-probe/test.sh" ]; then
+		{ make -s -C "$top/tools/fi-probe" && "$top/tools/fi-probe/test.sh"; } 2>&1 | tee "$out/fi-probe.ktap"
+		[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/fi-probe.ktap" || failed_part "fi-probe test.sh exited non-zero" "$out/fi-probe.ktap"
+		tally fi-probe "$out/fi-probe.ktap"
+	fi
+fi
+
+if want kunit; then
+	echo "== KUnit on the debug test kernel"
+	if [ -x "$top/tools/kunit/run.sh" ]; then
+		"$top/tools/kunit/run.sh" 2>&1 | tee "$out/kunit.log"
+		[ "${PIPESTATUS[0]}" = 0 ] || [ -s "$build/kunit/results.ktap" ] || failed_part "kunit run did not complete" "$build/kunit/results.ktap"
+		tally kunit "$build/kunit/results.ktap"
+	fi
+fi
+
+if want selftests; then
+	echo "== selftests in QEMU: Debian stock kernel"
+	# An Intel family 6 model gives the guest constant_tsc, so cpufreq
+	# allows fast switch and both request paths are exercised.
+	"$top/tools/vm/run" --name check-debian --timeout 1500 \
+		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
+		-- sh selftests/run.sh
+	rc=$?
+	log=$build/vm/check-debian.log
+	[ -s "$log" ] || failed_part "guest did not boot" "$log"
+	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
+	tally "selftests (debian 6.1)" "$log"
+fi
+
+echo
+printf '%s' "$summary"
+echo "$total_p passed, $total_f failed, $total_s skipped"
+[ "$total_f" = 0 ] && [ "$total_p" -gt 0 ]
