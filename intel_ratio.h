@@ -28,8 +28,13 @@
 #define INTEL_RATIO_SCALE		1024U
 #define INTEL_RATIO_SHIFT		10
 
-/* Bus clock of every family 6 part except Silvermont/Airmont, kHz */
+/*
+ * Bus clock, kHz: 100 MHz from Sandy Bridge on; 133.33 MHz on Nehalem and
+ * Westmere; Silvermont (0x37) and Airmont (0x4c) read MSR_FSB_FREQ
+ * (intel_ratio_bus_khz()).
+ */
 #define INTEL_RATIO_BUS_KHZ_DEFAULT	100000U
+#define INTEL_RATIO_BUS_KHZ_NEHALEM	133333U
 
 /* MSR addresses (arch/x86/include/asm/msr-index.h); fi-probe reads them */
 #define INTEL_RATIO_MSR_FSB_FREQ		0x0cdU
@@ -95,7 +100,8 @@ enum intel_ratio_path {
  * @atom_core_turbo_ratios: MSR_ATOM_CORE_TURBO_RATIOS (0x66c); bits 5:0
  *	1-core turbo ratio (Silvermont/Airmont)
  * @bus_khz: bus clock in kHz; 0 means INTEL_RATIO_BUS_KHZ_DEFAULT.  See
- *	intel_ratio_bus_khz() for the Silvermont/Airmont parts that differ
+ *	intel_ratio_bus_khz() for the parts that differ (Nehalem, Westmere,
+ *	Silvermont, Airmont)
  */
 struct intel_ratio_raw {
 	u32 family;
@@ -144,7 +150,8 @@ struct intel_ratio_result {
 	u32 kernel_reference_khz;
 };
 
-int intel_ratio_bus_khz(u32 family, u32 model, u64 fsb_freq, u32 *bus_khz);
+int intel_ratio_bus_khz(u32 family, u32 model, const u64 *fsb_freq,
+			u32 *bus_khz);
 int intel_ratio_decode(const struct intel_ratio_raw *raw,
 		       struct intel_ratio_result *res);
 const char *intel_ratio_path_name(enum intel_ratio_path path);
