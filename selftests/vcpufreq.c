@@ -1,0 +1,898 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vcpufreq: a test-only cpufreq driver that gives a CPU without one (a QEMU
+ * guest) the P-state table of a real CPU, and records every frequency the
+ * cpufreq core and its governors ask it for.
+ *
+ * It exists so that the governor and the kernel's own governors can be
+ * driven in a virtual machine exactly as on the machines the project is
+ * about, and so that tests can assert on what was requested, not on what
+ * sysfs happens to show afterwards.  Nothing here touches hardware: a
+ * "frequency change" stores a number.
+ *
+ * Parameters (read-only after load, visible in /sys/module/vcpufreq/parameters):
+ *   preset=NAME           epyc-7742 | xeon-e5-2687w-v3 | generic (default)
+ *   table_khz=LIST        custom table, overrides preset: kHz values separated
+ *                         by commas, boost entries end in 'b'
+ *   fast_switch=BOOL      implement ->fast_switch (default 1)
+ *   shared=BOOL           one policy for all CPUs (default 0: one per CPU)
+ *   per_policy_tunables=BOOL  set CPUFREQ_HAVE_GOVERNOR_PER_POLICY (default 0)
+ *   transition_latency_ns=UINT  cpuinfo_transition_latency (default 10000)
+ *   boost=BOOL            boost supported and initially on (default 1)
+ *
+ * debugfs, /sys/kernel/debug/vcpufreq/:
+ *   requests  one line per request, oldest first:
+ *             "<time_ns> <cpu> <khz> <fast|slow>"
+ *   stats     "fast N", "slow N", "total N", "dropped N", "buffered N",
+ *             "cpu <cpu> N" per possible CPU, "freq <khz> N" per table entry
+ *   cur       "<cpu> <khz>" per possible CPU: the P-state it was last set to
+ *   config    "<key> <value>" lines: the table and parameters in effect
+ *   reset     write anything: empties the record and zeroes the counters
+ *
+ * Model: mainline drivers/cpufreq/virtual-cpufreq.c (a guest driver with a
+ * table, verify, target_index and fast_switch), with the table and boost
+ * habits of acpi-cpufreq and cpufreq-dt; no platform or OF parts.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpufreq.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+/* At most this many P-states; acpi-cpufreq tables are 3 to ~20 entries. */
+#define VCPUFREQ_MAX_STATES	32
+
+/*
+ * Highest accepted table value, kHz (100 GHz).  Far above any CPU, and low
+ * enough that every frequency stays a valid freq QoS value (an s32).
+ */
+#define VCPUFREQ_MAX_KHZ	100000000U
+
+/* Records kept: 64 Ki x 16 bytes = 1 MiB; the oldest are overwritten. */
+#define VCPUFREQ_RING_ENTRIES	65536U
+/* Slots are sequence numbers masked with (size - 1). */
+static_assert((VCPUFREQ_RING_ENTRIES & (VCPUFREQ_RING_ENTRIES - 1)) == 0);
+
+/**
+ * struct vcpufreq_preset - the P-state table of one real CPU
+ * @name:	value of the preset= parameter
+ * @khz:	the table in kHz, in the order acpi-cpufreq lists it (highest
+ *		first)
+ * @nr:		entries in @khz
+ * @nr_boost:	how many leading entries of @khz are boost states
+ * @hidden_boost_khz: highest boost frequency the part reaches that the
+ *		table does not list (0: none); reported in debugfs only
+ */
+struct vcpufreq_preset {
+	const char *name;
+	const unsigned int *khz;
+	unsigned int nr;
+	unsigned int nr_boost;
+	unsigned int hidden_boost_khz;
+};
+
+/*
+ * AMD EPYC 7742 (Zen 2 "Rome", family 17h model 31h) under acpi-cpufreq:
+ * _PSS has the three hardware P-states P0..P2 (the P-state MSRs
+ * C001_0064..66 dumped by AIDA64 in InstLatx64
+ * AuthenticAMD0830F10_K17_Rome_CPUID.txt; the same values in LKML
+ * 20210121003223.20257-1-ggherdovich@suse.cz).  Boost (Core Performance
+ * Boost) reaches 3400 MHz (AMD's product page: base 2.25 GHz, max boost
+ * 3.4 GHz) but is not a P-state, so acpi-cpufreq lists no entry for it:
+ * cpuinfo_max_freq is 2250000 and the global boost file only flips CPB.
+ * (That is a Rome BIOS without ACPI _CPC; with _CPC, 6.1's acpi-cpufreq
+ * raises cpuinfo_max_freq to nominal x highest_perf / nominal_perf.)
+ */
+static const unsigned int vcpufreq_epyc_7742_khz[] = {
+	2250000,	/* P0, base ("max_P") */
+	2000000,	/* P1 */
+	1500000,	/* P2 */
+};
+
+/*
+ * Intel Xeon E5-2687W v3 (Haswell-EP, family 6 model 3Fh): base 3.10 GHz,
+ * max turbo 3.50 GHz (Intel ARK), lowest 1.2 GHz (MSR_PLATFORM_INFO[47:40]
+ * = 12 in the dump of the same die, InstLatx64
+ * GenuineIntel00306F2_HaswellEP2_CPUID.txt), 100 MHz bus-ratio steps.
+ * The turbo entry is listed at its real value and flagged
+ * CPUFREQ_BOOST_FREQ, the way cpufreq-dt lists boost OPPs, so boost on/off
+ * moves cpuinfo_max_freq.  acpi-cpufreq itself would show the turbo state
+ * as base + 1 MHz (3101000), unflagged, and fewer _PSS steps (an i7-4770K
+ * shows "3501000 3500000 3300000 ...", zenstep.com.ar); table_khz= can
+ * reproduce that view.
+ */
+static const unsigned int vcpufreq_xeon_e5_2687w_v3_khz[] = {
+	3500000,	/* max turbo: boost */
+	3100000,	/* base ("max_P") */
+	3000000, 2900000, 2800000, 2700000, 2600000, 2500000, 2400000,
+	2300000, 2200000, 2100000, 2000000, 1900000, 1800000, 1700000,
+	1600000, 1500000, 1400000, 1300000,
+	1200000,	/* lowest (maximum efficiency ratio 12) */
+};
+
+/* Not a real part: a small table with one listed boost state. */
+static const unsigned int vcpufreq_generic_khz[] = {
+	3000000,	/* boost */
+	2400000, 1600000, 800000,
+};
+
+static const struct vcpufreq_preset vcpufreq_presets[] = {
+	{ "epyc-7742", vcpufreq_epyc_7742_khz,
+	  ARRAY_SIZE(vcpufreq_epyc_7742_khz), 0, 3400000 },
+	{ "xeon-e5-2687w-v3", vcpufreq_xeon_e5_2687w_v3_khz,
+	  ARRAY_SIZE(vcpufreq_xeon_e5_2687w_v3_khz), 1, 0 },
+	{ "generic", vcpufreq_generic_khz,
+	  ARRAY_SIZE(vcpufreq_generic_khz), 1, 0 },
+};
+
+/* Module parameters: read-only once loaded, validated in vcpufreq_init(). */
+static char *preset = "generic";
+module_param(preset, charp, 0444);
+MODULE_PARM_DESC(preset,
+		 "P-state table of a real CPU: epyc-7742, xeon-e5-2687w-v3 or generic (default)");
+
+static char *table_khz;
+module_param(table_khz, charp, 0444);
+MODULE_PARM_DESC(table_khz,
+		 "Custom table, overrides preset: kHz values separated by commas, boost ones end in 'b' (e.g. 3400000b,2250000,2000000,1500000)");
+
+static bool fast_switch = true;
+module_param(fast_switch, bool, 0444);
+MODULE_PARM_DESC(fast_switch, "Offer fast frequency switching (default 1)");
+
+static bool shared;
+module_param(shared, bool, 0444);
+MODULE_PARM_DESC(shared, "One policy for all CPUs instead of one per CPU (default 0)");
+
+static bool per_policy_tunables;
+module_param(per_policy_tunables, bool, 0444);
+MODULE_PARM_DESC(per_policy_tunables,
+		 "Governor tunables per policy (CPUFREQ_HAVE_GOVERNOR_PER_POLICY, default 0)");
+
+/*
+ * acpi-cpufreq takes the largest _PSS TransitionLatency (us) x 1000 and
+ * caps it at 20 us for MSR-driven P-states; 10 us is what Intel and AMD
+ * server firmware commonly lists.  It sets schedutil's default
+ * rate_limit_us and ondemand's sampling_rate (1000 x latency, capped at
+ * 10 ms).
+ */
+static unsigned int transition_latency_ns = 10000;
+module_param(transition_latency_ns, uint, 0444);
+MODULE_PARM_DESC(transition_latency_ns,
+		 "cpuinfo_transition_latency in ns (default 10000)");
+
+static bool boost = true;
+module_param(boost, bool, 0444);
+MODULE_PARM_DESC(boost,
+		 "Boost supported, initially on, and toggled by cpufreq's global boost file (default 1)");
+
+/*
+ * The table in effect, terminated by CPUFREQ_TABLE_END.  Written once at
+ * load, then shared read-only by every policy (the core only reads it).
+ */
+static struct cpufreq_frequency_table vcpufreq_table[VCPUFREQ_MAX_STATES + 1];
+static unsigned int vcpufreq_nr_states;
+static unsigned int vcpufreq_max_p_khz;		/* highest non-boost entry */
+static unsigned int vcpufreq_max_boost_khz;	/* highest boost entry, or 0 */
+static const struct vcpufreq_preset *vcpufreq_preset;	/* NULL: table_khz */
+
+/*
+ * The emulated hardware: the frequency each CPU was last set to, in kHz.
+ * Written by ->target_index/->fast_switch of the CPU's policy, read by
+ * ->get and debugfs; plain word accesses, so READ_ONCE/WRITE_ONCE.
+ */
+static DEFINE_PER_CPU(unsigned int, vcpufreq_cur_khz);
+
+/**
+ * struct vcpufreq_record - one frequency request, as stored in the ring
+ * @time_ns:	ktime_get_ns() when the driver was called
+ * @khz:	frequency the CPUs were set to (a table entry)
+ * @cpu:	policy->cpu of the policy that was changed
+ * @fast:	1 when it came through ->fast_switch, 0 for ->target_index
+ */
+struct vcpufreq_record {
+	u64 time_ns;
+	u32 khz;
+	u32 cpu : 31;
+	u32 fast : 1;
+};
+
+/**
+ * struct vcpufreq_log - the request record and its counters
+ * @lock:	protects every other field.  A raw spinlock, taken with IRQs
+ *		off, because ->fast_switch runs in the scheduler's update_util
+ *		hook with the runqueue lock (itself raw) held and IRQs off.
+ * @ring:	VCPUFREQ_RING_ENTRIES records, slot = sequence number modulo size
+ * @head:	sequence number the next record gets
+ * @tail:	oldest sequence number still readable (head - tail <= size)
+ * @dropped:	records overwritten before anyone reset the log
+ * @nr_fast:	requests through ->fast_switch since the last reset
+ * @nr_slow:	requests through ->target_index since the last reset
+ * @cpu_count:	requests per policy->cpu, nr_cpu_ids counters
+ * @state_count: requests per table entry, in table order
+ */
+struct vcpufreq_log {
+	raw_spinlock_t lock;
+	struct vcpufreq_record *ring;
+	u64 head;
+	u64 tail;
+	u64 dropped;
+	u64 nr_fast;
+	u64 nr_slow;
+	u64 *cpu_count;
+	u64 state_count[VCPUFREQ_MAX_STATES];
+};
+
+static struct vcpufreq_log vcpufreq_log = {
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(vcpufreq_log.lock),
+};
+
+static struct dentry *vcpufreq_debugfs;
+
+/* ------------------------------------------------------------------ */
+/* Table parsing                                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Parse one "khz[b]" token into table slot @n.  Returns 0 or -EINVAL with
+ * the reason logged: each failed load prints exactly one line, from here
+ * or from vcpufreq_check_table().
+ */
+static int vcpufreq_parse_entry(char *tok, unsigned int n)
+{
+	size_t len = strlen(tok);
+	bool is_boost = false;
+	unsigned int khz;
+
+	if (!len) {
+		pr_err("table_khz: entry %u is empty\n", n + 1);
+		return -EINVAL;
+	}
+	if (tok[len - 1] == 'b') {
+		is_boost = true;
+		tok[len - 1] = '\0';
+	}
+	/* kstrtouint() rejects "", spaces, signs other than '+' and junk. */
+	if (kstrtouint(tok, 10, &khz)) {
+		pr_err("table_khz: entry %u is not a number of kHz\n", n + 1);
+		return -EINVAL;
+	}
+
+	vcpufreq_table[n].frequency = khz;
+	vcpufreq_table[n].flags = is_boost ? CPUFREQ_BOOST_FREQ : 0;
+	return 0;
+}
+
+/*
+ * Check the @n entries now in vcpufreq_table, the same way for presets
+ * and table_khz=, and terminate the table.  One log line on failure.
+ */
+static int vcpufreq_check_table(unsigned int n)
+{
+	unsigned int i, j, khz, max_p = 0, max_boost = 0;
+
+	for (i = 0; i < n; i++) {
+		khz = vcpufreq_table[i].frequency;
+		if (!khz || khz > VCPUFREQ_MAX_KHZ) {
+			pr_err("table_khz: entry %u is %u kHz, must be 1..%u\n",
+			       i + 1, khz, VCPUFREQ_MAX_KHZ);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++) {
+			if (vcpufreq_table[j].frequency == khz) {
+				pr_err("table_khz: %u kHz is listed twice\n",
+				       khz);
+				return -EINVAL;
+			}
+		}
+		if (vcpufreq_table[i].flags & CPUFREQ_BOOST_FREQ)
+			max_boost = max(max_boost, khz);
+		else
+			max_p = max(max_p, khz);
+	}
+	/* With boost off, the core would be left with no frequency at all. */
+	if (!max_p) {
+		pr_err("table_khz: every entry is a boost entry\n");
+		return -EINVAL;
+	}
+	/*
+	 * Boost means above the highest P-state (max_P) on every CPU this
+	 * models; a lower "boost" entry would make max_boost < max_P.
+	 */
+	for (i = 0; i < n; i++) {
+		khz = vcpufreq_table[i].frequency;
+		if ((vcpufreq_table[i].flags & CPUFREQ_BOOST_FREQ) &&
+		    khz < max_p) {
+			pr_err("table_khz: boost entry %u kHz is below the highest non-boost entry %u kHz\n",
+			       khz, max_p);
+			return -EINVAL;
+		}
+	}
+
+	/* driver_data is the index, for the record and the counters. */
+	for (i = 0; i < n; i++)
+		vcpufreq_table[i].driver_data = i;
+	vcpufreq_table[n].frequency = CPUFREQ_TABLE_END;
+	vcpufreq_nr_states = n;
+	vcpufreq_max_p_khz = max_p;
+	vcpufreq_max_boost_khz = max_boost;
+	return 0;
+}
+
+/*
+ * Fill vcpufreq_table from @spec ("2250000,2000000" or "3400000b,..."),
+ * in the given order: cpufreq handles unsorted tables, and acpi-cpufreq
+ * lists highest first.
+ */
+static int vcpufreq_parse_table(const char *spec)
+{
+	char *buf, *cur, *tok;
+	unsigned int n = 0;
+	int ret = 0;
+
+	if (!*spec) {
+		pr_err("table_khz: empty table\n");
+		return -EINVAL;
+	}
+	buf = kstrdup(spec, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+
+	cur = buf;
+	while ((tok = strsep(&cur, ",")) != NULL) {
+		if (n == VCPUFREQ_MAX_STATES) {
+			pr_err("table_khz: more than %u entries\n",
+			       VCPUFREQ_MAX_STATES);
+			ret = -EINVAL;
+			break;
+		}
+		ret = vcpufreq_parse_entry(tok, n);
+		if (ret)
+			break;
+		n++;
+	}
+	kfree(buf);
+
+	return ret ? ret : vcpufreq_check_table(n);
+}
+
+/* Pick the preset or the custom table; one log line on bad input. */
+static int vcpufreq_setup_table(void)
+{
+	const struct vcpufreq_preset *p = NULL;
+	unsigned int i;
+
+	/* preset= is checked even when table_khz= overrides it. */
+	for (i = 0; i < ARRAY_SIZE(vcpufreq_presets); i++) {
+		if (preset && !strcmp(preset, vcpufreq_presets[i].name))
+			p = &vcpufreq_presets[i];
+	}
+	if (!p) {
+		pr_err("preset=%s is unknown: use epyc-7742, xeon-e5-2687w-v3 or generic, or table_khz=\n",
+		       preset ? preset : "");
+		return -EINVAL;
+	}
+
+	if (table_khz)
+		return vcpufreq_parse_table(table_khz);
+
+	for (i = 0; i < p->nr; i++) {
+		vcpufreq_table[i].frequency = p->khz[i];
+		vcpufreq_table[i].flags = i < p->nr_boost ?
+					  CPUFREQ_BOOST_FREQ : 0;
+	}
+	vcpufreq_preset = p;
+	return vcpufreq_check_table(p->nr);
+}
+
+/* ------------------------------------------------------------------ */
+/* Recording                                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Append one record and count it.  Any context, including the scheduler's
+ * update_util hook with IRQs off: no allocation, a raw spinlock only.
+ */
+static void vcpufreq_record(unsigned int cpu, unsigned int idx, bool fast)
+{
+	struct vcpufreq_log *log = &vcpufreq_log;
+	struct vcpufreq_record *rec;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&log->lock, flags);
+	/* Stamped under the lock so the record is in time order. */
+	rec = &log->ring[log->head & (VCPUFREQ_RING_ENTRIES - 1)];
+	rec->time_ns = ktime_get_ns();
+	rec->khz = vcpufreq_table[idx].frequency;
+	rec->cpu = cpu;
+	rec->fast = fast;
+
+	/* A full ring loses its oldest record to the new one. */
+	if (log->head - log->tail == VCPUFREQ_RING_ENTRIES) {
+		log->tail++;
+		log->dropped++;
+	}
+	log->head++;
+
+	if (fast)
+		log->nr_fast++;
+	else
+		log->nr_slow++;
+	log->cpu_count[cpu]++;
+	log->state_count[idx]++;
+	raw_spin_unlock_irqrestore(&log->lock, flags);
+}
+
+/*
+ * "Program" table entry @idx on every CPU of @policy and record it.  All
+ * related CPUs, online or not, share one clock domain in a shared policy,
+ * as the CPUs of an ACPI _PSD domain of type ANY do.
+ */
+static unsigned int vcpufreq_set(struct cpufreq_policy *policy,
+				 unsigned int idx, bool fast)
+{
+	unsigned int khz = vcpufreq_table[idx].frequency;
+	unsigned int cpu;
+
+	for_each_cpu(cpu, policy->related_cpus)
+		WRITE_ONCE(per_cpu(vcpufreq_cur_khz, cpu), khz);
+
+	vcpufreq_record(policy->cpu, idx, fast);
+	return khz;
+}
+
+/* ------------------------------------------------------------------ */
+/* cpufreq driver                                                      */
+/* ------------------------------------------------------------------ */
+
+/**
+ * vcpufreq_target_index() - slow path: set a policy's CPUs to a table entry
+ * @policy: the policy, its rwsem held for writing by the core
+ * @index: index in policy->freq_table, already resolved and limited
+ *
+ * The core sends the transition notifications (PRECHANGE/POSTCHANGE)
+ * around this call; it skips the call when the frequency is policy->cur.
+ *
+ * Context: process context (governor work, sysfs store, kthread).
+ * Return: 0.
+ */
+static int vcpufreq_target_index(struct cpufreq_policy *policy,
+				 unsigned int index)
+{
+	vcpufreq_set(policy, index, false);
+	return 0;
+}
+
+/**
+ * vcpufreq_fast_switch() - fast path: set a policy's CPUs from the scheduler
+ * @policy: the policy
+ * @target_freq: requested frequency in kHz, clamped to policy->min..max
+ *
+ * Resolves @target_freq to the lowest table entry at or above it within the
+ * policy limits (as acpi-cpufreq does), every time: a driver must not rely
+ * on the governor having resolved it first.
+ *
+ * Context: scheduler update_util hook, runqueue lock held, IRQs off.
+ * Return: the frequency set, in kHz; 0 (no change) if nothing fits.
+ */
+static unsigned int vcpufreq_fast_switch(struct cpufreq_policy *policy,
+					 unsigned int target_freq)
+{
+	int idx;
+
+	idx = cpufreq_frequency_table_target(policy, target_freq, policy->min,
+					     policy->max, CPUFREQ_RELATION_L);
+	if (idx < 0 || idx >= (int)vcpufreq_nr_states)
+		return 0;
+
+	return vcpufreq_set(policy, idx, true);
+}
+
+/**
+ * vcpufreq_get() - current frequency of a CPU
+ * @cpu: the CPU
+ *
+ * Context: any.
+ * Return: the frequency @cpu was last set to, in kHz; 0 before its policy
+ * was initialized.
+ */
+static unsigned int vcpufreq_get(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(vcpufreq_cur_khz, cpu));
+}
+
+/**
+ * vcpufreq_cpu_init() - set up a new policy
+ * @policy: the policy, policy->cpus holding only policy->cpu
+ *
+ * Every CPU starts at max_P, the highest non-boost entry: firmware hands
+ * over at P0 and acpi-cpufreq reads that back from the hardware.
+ *
+ * Context: process context, CPU hotplug lock held.
+ * Return: 0.
+ */
+static int vcpufreq_cpu_init(struct cpufreq_policy *policy)
+{
+	unsigned int cpu;
+
+	if (shared) {
+		/*
+		 * One policy for every possible CPU; the core keeps offline
+		 * ones in related_cpus and removes them from policy->cpus.
+		 */
+		cpumask_copy(policy->cpus, cpu_possible_mask);
+		policy->shared_type = CPUFREQ_SHARED_TYPE_ANY;
+	} else {
+		policy->shared_type = CPUFREQ_SHARED_TYPE_NONE;
+	}
+
+	policy->freq_table = vcpufreq_table;
+	policy->cpuinfo.transition_latency = transition_latency_ns;
+	/*
+	 * Let the core compute cpuinfo from the table: it keeps a larger
+	 * cpuinfo.max_freq it finds here, which a policy re-initialized after
+	 * its CPUs went offline would still carry from an earlier boost state.
+	 */
+	policy->cpuinfo.max_freq = 0;
+	policy->fast_switch_possible = fast_switch;
+
+	for_each_cpu(cpu, policy->cpus)
+		WRITE_ONCE(per_cpu(vcpufreq_cur_khz, cpu), vcpufreq_max_p_khz);
+
+	return 0;
+}
+
+/**
+ * vcpufreq_set_boost() - apply a new global boost state to one policy
+ * @policy: an active policy
+ * @state: 1 boost on, 0 off (already stored in the driver by the core)
+ *
+ * With boost entries in the table, cpuinfo_max_freq moves to the highest
+ * boost entry or back to max_P, and the policy limits are re-evaluated
+ * right away.  A user's scaling_max_freq cap survives the toggle (the
+ * core's own helper for cpufreq-dt overwrites it).  Without boost entries
+ * (epyc-7742) nothing cpufreq sees changes, as with acpi-cpufreq's CPB.
+ *
+ * Context: process context, CPU hotplug lock held, no policy lock held.
+ * Return: 0.
+ */
+static int vcpufreq_set_boost(struct cpufreq_policy *policy, int state)
+{
+	if (!vcpufreq_max_boost_khz)
+		return 0;
+
+	down_write(&policy->rwsem);
+	policy->cpuinfo.max_freq = state ? vcpufreq_max_boost_khz :
+					   vcpufreq_max_p_khz;
+	/* Applies qos limits clamped to the new cpuinfo, then the governor. */
+	refresh_frequency_limits(policy);
+	up_write(&policy->rwsem);
+	return 0;
+}
+
+/* scaling_available_frequencies, plus scaling_boost_frequencies if listed. */
+static struct freq_attr *vcpufreq_attrs[3];
+
+static struct cpufreq_driver vcpufreq_driver = {
+	.name		= "vcpufreq",
+	.verify		= cpufreq_generic_frequency_table_verify,
+	.target_index	= vcpufreq_target_index,
+	.get		= vcpufreq_get,
+	.init		= vcpufreq_cpu_init,
+	.attr		= vcpufreq_attrs,
+	/* Set from the parameters in vcpufreq_init(): */
+	.fast_switch	= NULL,
+	.set_boost	= NULL,
+};
+
+/* ------------------------------------------------------------------ */
+/* debugfs                                                             */
+/* ------------------------------------------------------------------ */
+
+/**
+ * struct vcpufreq_reader - one open "requests" file
+ * @end:	head when the file was opened: a reader sees a snapshot and
+ *		always reaches the end, however fast records arrive
+ * @rec:	copy of the record being shown, taken under the lock
+ */
+struct vcpufreq_reader {
+	u64 end;
+	struct vcpufreq_record rec;
+};
+
+/*
+ * Copy record number *@pos (a sequence number) into the reader, skipping
+ * forward over records overwritten or reset since the file was opened.
+ */
+static void *vcpufreq_req_fetch(struct seq_file *m, loff_t *pos)
+{
+	struct vcpufreq_reader *r = m->private;
+	struct vcpufreq_log *log = &vcpufreq_log;
+	void *ret = NULL;
+	u64 seq = *pos;
+
+	raw_spin_lock_irq(&log->lock);
+	if (seq < log->tail)
+		seq = log->tail;
+	if (seq < r->end && seq < log->head) {
+		r->rec = log->ring[seq & (VCPUFREQ_RING_ENTRIES - 1)];
+		ret = &r->rec;
+	}
+	raw_spin_unlock_irq(&log->lock);
+
+	*pos = seq;
+	return ret;
+}
+
+static void *vcpufreq_req_start(struct seq_file *m, loff_t *pos)
+{
+	return vcpufreq_req_fetch(m, pos);
+}
+
+static void *vcpufreq_req_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return vcpufreq_req_fetch(m, pos);
+}
+
+static void vcpufreq_req_stop(struct seq_file *m, void *v)
+{
+}
+
+static int vcpufreq_req_show(struct seq_file *m, void *v)
+{
+	const struct vcpufreq_record *rec = v;
+
+	seq_printf(m, "%llu %u %u %s\n", rec->time_ns, rec->cpu, rec->khz,
+		   rec->fast ? "fast" : "slow");
+	return 0;
+}
+
+static const struct seq_operations vcpufreq_req_sops = {
+	.start	= vcpufreq_req_start,
+	.next	= vcpufreq_req_next,
+	.stop	= vcpufreq_req_stop,
+	.show	= vcpufreq_req_show,
+};
+
+/*
+ * The seq_file position is the record's sequence number, so it starts at
+ * the tail: a reader that opened before a reset or an overwrite simply
+ * skips what is gone.
+ */
+static int vcpufreq_req_open(struct inode *inode, struct file *file)
+{
+	struct vcpufreq_reader *r;
+
+	r = __seq_open_private(file, &vcpufreq_req_sops, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+
+	raw_spin_lock_irq(&vcpufreq_log.lock);
+	r->end = vcpufreq_log.head;
+	raw_spin_unlock_irq(&vcpufreq_log.lock);
+	return 0;
+}
+
+static const struct file_operations vcpufreq_req_fops = {
+	.owner		= THIS_MODULE,
+	.open		= vcpufreq_req_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release_private,
+};
+
+/* The counters, copied under the lock and printed outside it. */
+static int vcpufreq_stats_show(struct seq_file *m, void *v)
+{
+	struct vcpufreq_log *log = &vcpufreq_log;
+	u64 state_count[VCPUFREQ_MAX_STATES];
+	u64 fast, slow, dropped, buffered;
+	unsigned int cpu, i;
+	u64 *cpu_count;
+
+	cpu_count = kcalloc(nr_cpu_ids, sizeof(*cpu_count), GFP_KERNEL);
+	if (!cpu_count)
+		return -ENOMEM;
+
+	raw_spin_lock_irq(&log->lock);
+	fast = log->nr_fast;
+	slow = log->nr_slow;
+	dropped = log->dropped;
+	buffered = log->head - log->tail;
+	memcpy(cpu_count, log->cpu_count, nr_cpu_ids * sizeof(*cpu_count));
+	memcpy(state_count, log->state_count, sizeof(state_count));
+	raw_spin_unlock_irq(&log->lock);
+
+	seq_printf(m, "fast %llu\nslow %llu\ntotal %llu\n", fast, slow,
+		   fast + slow);
+	seq_printf(m, "dropped %llu\nbuffered %llu\n", dropped, buffered);
+	for_each_possible_cpu(cpu)
+		seq_printf(m, "cpu %u %llu\n", cpu, cpu_count[cpu]);
+	for (i = 0; i < vcpufreq_nr_states; i++)
+		seq_printf(m, "freq %u %llu\n", vcpufreq_table[i].frequency,
+			   state_count[i]);
+
+	kfree(cpu_count);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vcpufreq_stats);
+
+static int vcpufreq_cur_show(struct seq_file *m, void *v)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		seq_printf(m, "%u %u\n", cpu, vcpufreq_get(cpu));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vcpufreq_cur);
+
+/* What was loaded, so a test needs no second copy of the presets. */
+static int vcpufreq_config_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	seq_printf(m, "preset %s\n",
+		   vcpufreq_preset ? vcpufreq_preset->name : "custom");
+	seq_puts(m, "table_khz ");
+	for (i = 0; i < vcpufreq_nr_states; i++)
+		seq_printf(m, "%s%u%s", i ? "," : "",
+			   vcpufreq_table[i].frequency,
+			   vcpufreq_table[i].flags & CPUFREQ_BOOST_FREQ ?
+			   "b" : "");
+	seq_printf(m, "\nmax_p_khz %u\n", vcpufreq_max_p_khz);
+	seq_printf(m, "max_boost_khz %u\n", vcpufreq_max_boost_khz);
+	seq_printf(m, "hidden_boost_khz %u\n",
+		   vcpufreq_preset ? vcpufreq_preset->hidden_boost_khz : 0);
+	seq_printf(m, "boost %d\nfast_switch %d\nshared %d\n", boost,
+		   fast_switch, shared);
+	seq_printf(m, "per_policy_tunables %d\ntransition_latency_ns %u\n",
+		   per_policy_tunables, transition_latency_ns);
+	seq_printf(m, "ring_entries %u\n", VCPUFREQ_RING_ENTRIES);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vcpufreq_config);
+
+/* Any write empties the record and zeroes every counter. */
+static ssize_t vcpufreq_reset_write(struct file *file, const char __user *buf,
+				    size_t count, loff_t *ppos)
+{
+	struct vcpufreq_log *log = &vcpufreq_log;
+
+	raw_spin_lock_irq(&log->lock);
+	log->tail = log->head;
+	log->dropped = 0;
+	log->nr_fast = 0;
+	log->nr_slow = 0;
+	memset(log->cpu_count, 0, nr_cpu_ids * sizeof(*log->cpu_count));
+	memset(log->state_count, 0, sizeof(log->state_count));
+	raw_spin_unlock_irq(&log->lock);
+	return count;
+}
+
+static const struct file_operations vcpufreq_reset_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= vcpufreq_reset_write,
+	.llseek	= noop_llseek,
+};
+
+/* debugfs failures are not fatal: the driver works without its record. */
+static void vcpufreq_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+
+	debugfs_create_file("requests", 0444, dir, NULL, &vcpufreq_req_fops);
+	debugfs_create_file("stats", 0444, dir, NULL, &vcpufreq_stats_fops);
+	debugfs_create_file("cur", 0444, dir, NULL, &vcpufreq_cur_fops);
+	debugfs_create_file("config", 0444, dir, NULL, &vcpufreq_config_fops);
+	debugfs_create_file("reset", 0200, dir, NULL, &vcpufreq_reset_fops);
+	vcpufreq_debugfs = dir;
+}
+
+/* ------------------------------------------------------------------ */
+/* Module                                                              */
+/* ------------------------------------------------------------------ */
+
+/* For the load message: how boost looks to cpufreq. */
+static const char *vcpufreq_boost_name(void)
+{
+	if (!boost)
+		return "unsupported";
+	return vcpufreq_max_boost_khz ? "listed, on" : "hidden, on";
+}
+
+static void vcpufreq_log_free(void)
+{
+	vfree(vcpufreq_log.ring);
+	kfree(vcpufreq_log.cpu_count);
+}
+
+static int __init vcpufreq_init(void)
+{
+	struct vcpufreq_log *log = &vcpufreq_log;
+	const char *other;
+	int ret;
+
+	ret = vcpufreq_setup_table();
+	if (ret)
+		return ret;
+
+	/* Never displace a real driver; the core would refuse us anyway. */
+	other = cpufreq_get_current_driver();
+	if (other) {
+		pr_err("cpufreq driver %s is already registered; vcpufreq is for machines without one\n",
+		       other);
+		return -EEXIST;
+	}
+
+	log->ring = vmalloc(array_size(VCPUFREQ_RING_ENTRIES,
+				       sizeof(*log->ring)));
+	log->cpu_count = kcalloc(nr_cpu_ids, sizeof(*log->cpu_count),
+				 GFP_KERNEL);
+	if (!log->ring || !log->cpu_count) {
+		vcpufreq_log_free();
+		return -ENOMEM;
+	}
+
+	vcpufreq_attrs[0] = &cpufreq_freq_attr_scaling_available_freqs;
+	if (vcpufreq_max_boost_khz)
+		vcpufreq_attrs[1] = &cpufreq_freq_attr_scaling_boost_freqs;
+	if (fast_switch)
+		vcpufreq_driver.fast_switch = vcpufreq_fast_switch;
+	if (per_policy_tunables)
+		vcpufreq_driver.flags |= CPUFREQ_HAVE_GOVERNOR_PER_POLICY;
+	/* A ->set_boost is what makes the core create the boost file. */
+	if (boost) {
+		vcpufreq_driver.set_boost = vcpufreq_set_boost;
+		vcpufreq_driver.boost_enabled = true;
+	}
+
+	/* Before registering: governors start, and ask, during registration. */
+	vcpufreq_debugfs_init();
+
+	ret = cpufreq_register_driver(&vcpufreq_driver);
+	if (ret) {
+		if (ret == -EEXIST)
+			pr_err("another cpufreq driver registered first; vcpufreq is for machines without one\n");
+		else
+			pr_err("cpufreq_register_driver() failed: %d\n", ret);
+		debugfs_remove_recursive(vcpufreq_debugfs);
+		vcpufreq_log_free();
+		return ret;
+	}
+
+	pr_info("%s: %u P-states, max_P %u kHz, boost %s, %s, %s policies\n",
+		vcpufreq_preset ? vcpufreq_preset->name : "custom table",
+		vcpufreq_nr_states, vcpufreq_max_p_khz, vcpufreq_boost_name(),
+		fast_switch ? "fast switch" : "slow path only",
+		shared ? "one shared" : "per-CPU");
+	return 0;
+}
+module_init(vcpufreq_init);
+
+static void __exit vcpufreq_exit(void)
+{
+	/* Stops the governors first: no callback runs after this. */
+	cpufreq_unregister_driver(&vcpufreq_driver);
+	/* Waits for open debugfs files to leave their handlers. */
+	debugfs_remove_recursive(vcpufreq_debugfs);
+	vcpufreq_log_free();
+}
+module_exit(vcpufreq_exit);
+
+MODULE_DESCRIPTION("Test-only virtual cpufreq driver with P-state tables of real CPUs");
+MODULE_LICENSE("GPL");
