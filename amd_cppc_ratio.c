@@ -19,6 +19,7 @@
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/overflow.h>
+#include <linux/stddef.h>
 
 #include "amd_cppc_ratio.h"
 
@@ -137,6 +138,14 @@ static int amd_cppc_ratio_scale_khz(u32 khz, u32 ratio, u32 *out)
 	return 0;
 }
 
+/* Record why a decode failed, for the caller's one log line */
+static int amd_cppc_ratio_fail(const char **reason, int err, const char *why)
+{
+	if (reason)
+		*reason = why;
+	return err;
+}
+
 /* The ACPI CPPC ordering lowest <= lowest_nonlinear <= nominal, where known */
 static bool amd_cppc_ratio_levels_ok(const struct amd_cppc_raw *raw)
 {
@@ -150,12 +159,14 @@ static bool amd_cppc_ratio_levels_ok(const struct amd_cppc_raw *raw)
 }
 
 /**
- * amd_cppc_ratio_decode() - decode one CPU's CPPC capabilities
+ * amd_cppc_ratio_decode_reason() - decode one CPU's CPPC capabilities
  * @raw: raw values: ACPI CPPC HighestPerformance, NominalPerformance,
  *	LowestNonlinearPerformance, LowestPerformance, NominalFrequency and
  *	LowestFrequency (MHz), CPUID family/model, and whether every CPU
  *	reports the same HighestPerformance
  * @res: filled on success only; left untouched on error
+ * @reason: if not NULL, set on error to a static string naming the
+ *	offending value (for one log line); untouched on success
  *
  * max_P is the nominal frequency.  max_boost is nominal frequency scaled by
  * highest/nominal, with highest taken from CPPC when every CPU reports the
@@ -173,60 +184,73 @@ static bool amd_cppc_ratio_levels_ok(const struct amd_cppc_raw *raw)
  * ratio rounds to zero or a frequency overflows u32 kHz; -EOPNOTSUPP for
  * a family before 17h, which has no CPPC.
  */
-int amd_cppc_ratio_decode(const struct amd_cppc_raw *raw,
-			  struct amd_cppc_ratio_result *res)
+int amd_cppc_ratio_decode_reason(const struct amd_cppc_raw *raw,
+				 struct amd_cppc_ratio_result *res,
+				 const char **reason)
 {
 	struct amd_cppc_ratio_result r = { };
 	int ret;
 
 	if (!raw || !res)
-		return -EINVAL;
+		return amd_cppc_ratio_fail(reason, -EINVAL, "NULL argument");
 	if (raw->family < AMD_CPPC_RATIO_MIN_FAMILY)
-		return -EOPNOTSUPP;
+		return amd_cppc_ratio_fail(reason, -EOPNOTSUPP,
+					   "family before 17h has no CPPC");
 
 	/* Linux: "Could not retrieve highest or nominal performance" */
-	if (!raw->highest_perf || !raw->nominal_perf || !raw->nominal_freq_mhz)
-		return -ENODATA;
+	if (!raw->highest_perf)
+		return amd_cppc_ratio_fail(reason, -ENODATA,
+					   "highest_perf missing (0)");
+	if (!raw->nominal_perf)
+		return amd_cppc_ratio_fail(reason, -ENODATA,
+					   "nominal_perf missing (0)");
+	if (!raw->nominal_freq_mhz)
+		return amd_cppc_ratio_fail(reason, -ENODATA,
+					   "nominal_freq missing (0)");
 	/* acpi-cpufreq: "nominal performance above highest" */
 	if (raw->highest_perf < raw->nominal_perf)
-		return -EINVAL;
+		return amd_cppc_ratio_fail(reason, -EINVAL,
+					   "highest_perf below nominal_perf");
 	if (!amd_cppc_ratio_levels_ok(raw))
-		return -EINVAL;
+		return amd_cppc_ratio_fail(reason, -EINVAL,
+					   "lowest_perf, lowest_nonlinear_perf or lowest_freq above nominal or out of order");
 
 	if (check_mul_overflow(raw->nominal_freq_mhz, 1000U, &r.max_p_khz) ||
 	    check_mul_overflow(raw->lowest_freq_mhz, 1000U, &r.lowest_freq_khz))
-		return -ERANGE;
+		return amd_cppc_ratio_fail(reason, -ERANGE,
+					   "frequency overflows 32-bit kHz");
 
 	/* The 6.1 numerator, and the ratios it gives (cppc.c, acpi-cpufreq) */
 	r.kernel_highest_perf = amd_cppc_ratio_kernel_highest_perf(raw->family,
 								   raw->model);
 	/* Would be a ratio below 1024: refused, max_P would exceed max_boost */
 	if (r.kernel_highest_perf < raw->nominal_perf)
-		return -EINVAL;
+		return amd_cppc_ratio_fail(reason, -EINVAL,
+					   "Linux 6.1 numerator below nominal_perf (ratio below 1024)");
 	ret = amd_cppc_ratio_of(r.kernel_highest_perf, raw->nominal_perf,
 				&r.kernel_boost_ratio);
 	if (ret)
-		return ret;
+		goto range;
 	ret = amd_cppc_ratio_scale_khz(r.max_p_khz, r.kernel_boost_ratio,
 				       &r.kernel_max_freq_khz);
 	if (ret)
-		return ret;
+		goto range;
 	/* Midpoint of max_boost and max_P; fits: boost ratio <= U32_MAX */
 	r.kernel_ratio = ((u64)r.kernel_boost_ratio + AMD_CPPC_RATIO_SCALE) >> 1;
 	ret = amd_cppc_ratio_scale_khz(r.max_p_khz, r.kernel_ratio,
 				       &r.kernel_reference_khz);
 	if (ret)
-		return ret;
+		goto range;
 
 	/* What this CPU's own CPPC highest_perf says */
 	ret = amd_cppc_ratio_of(raw->highest_perf, raw->nominal_perf,
 				&r.cppc_boost_ratio);
 	if (ret)
-		return ret;
+		goto range;
 	ret = amd_cppc_ratio_scale_khz(r.max_p_khz, r.cppc_boost_ratio,
 				       &r.cppc_max_boost_khz);
 	if (ret)
-		return ret;
+		goto range;
 
 	/* A uniform highest_perf is real; a ranking overstates the boost */
 	if (raw->highest_perf_uniform) {
@@ -245,6 +269,27 @@ int amd_cppc_ratio_decode(const struct amd_cppc_raw *raw,
 
 	*res = r;
 	return 0;
+
+range:
+	return amd_cppc_ratio_fail(reason, ret,
+				   "ratio rounds to 0 or exceeds 32 bits, or frequency overflows 32-bit kHz");
+}
+EXPORT_SYMBOL_NS_GPL(amd_cppc_ratio_decode_reason, FREQ_INVARIANCE);
+
+/**
+ * amd_cppc_ratio_decode() - decode one CPU's CPPC capabilities
+ * @raw: raw values, as for amd_cppc_ratio_decode_reason()
+ * @res: filled on success only; left untouched on error
+ *
+ * amd_cppc_ratio_decode_reason() without the reason.
+ *
+ * Context: any; no locks, no allocation, no hardware access.
+ * Return: as amd_cppc_ratio_decode_reason().
+ */
+int amd_cppc_ratio_decode(const struct amd_cppc_raw *raw,
+			  struct amd_cppc_ratio_result *res)
+{
+	return amd_cppc_ratio_decode_reason(raw, res, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(amd_cppc_ratio_decode, FREQ_INVARIANCE);
 

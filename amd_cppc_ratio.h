@@ -113,6 +113,9 @@ int amd_cppc_ratio_highest_uniform(const u32 *highest_perf, unsigned int nr,
 u32 amd_cppc_ratio_kernel_highest_perf(u32 family, u32 model);
 int amd_cppc_ratio_decode(const struct amd_cppc_raw *raw,
 			  struct amd_cppc_ratio_result *res);
+int amd_cppc_ratio_decode_reason(const struct amd_cppc_raw *raw,
+				 struct amd_cppc_ratio_result *res,
+				 const char **reason);
 const char *amd_cppc_ratio_rule_name(enum amd_cppc_boost_rule rule);
 
 /**

@@ -29,6 +29,7 @@
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/overflow.h>
+#include <linux/stddef.h>
 
 #include "intel_ratio.h"
 
@@ -226,12 +227,20 @@ static int intel_ratio_khz(u32 ratio, u32 bus_khz, u32 *khz)
 	return 0;
 }
 
+/* Record why a decode failed, for the caller's one log line */
+static int intel_ratio_fail(const char **reason, int err, const char *why)
+{
+	if (reason)
+		*reason = why;
+	return err;
+}
+
 /*
  * Pick base, 1-core turbo and the kernel's turbo ratio as 6.1 does;
- * sanity checks follow in intel_ratio_decode().
+ * sanity checks follow in intel_ratio_decode_reason().
  */
 static int intel_ratio_pick(const struct intel_ratio_raw *raw,
-			    struct intel_ratio_result *r)
+			    struct intel_ratio_result *r, const char **reason)
 {
 	const u32 group = INTEL_RATIO_HAVE_PLATFORM_INFO |
 			  INTEL_RATIO_HAVE_TURBO_RATIO_LIMIT |
@@ -265,7 +274,8 @@ static int intel_ratio_pick(const struct intel_ratio_raw *raw,
 		r->turbo_1c = intel_ratio_byte(trl, 1);
 		/* 6.1 never tries another rule here: it returns true */
 		if (intel_ratio_knl(raw, &r->kernel_turbo))
-			return -EINVAL;
+			return intel_ratio_fail(reason, -EINVAL,
+						"KNL: no usable turbo ratio delta");
 		goto base;
 	}
 
@@ -280,7 +290,8 @@ static int intel_ratio_pick(const struct intel_ratio_raw *raw,
 
 	/* core_set_max_freq_ratio(): both MSRs or no invariance at all */
 	if (!intel_ratio_has(raw, core))
-		return -ENODATA;
+		return intel_ratio_fail(reason, -ENODATA,
+					"MSR_PLATFORM_INFO or MSR_TURBO_RATIO_LIMIT unreadable");
 	r->turbo_1c = intel_ratio_byte(trl, 0);
 	r->kernel_turbo = intel_ratio_byte(trl, 3);
 	r->path = INTEL_RATIO_PATH_CORE_4C;
@@ -295,11 +306,13 @@ base:
 }
 
 /**
- * intel_ratio_decode() - decode one CPU's MSR values
+ * intel_ratio_decode_reason() - decode one CPU's MSR values
  * @raw: raw values: MSR_PLATFORM_INFO, MSR_TURBO_RATIO_LIMIT(1),
  *	MSR_IA32_MISC_ENABLE, MSR_ATOM_CORE_(TURBO_)RATIOS, which of them
  *	read, CPUID family/model and the bus clock (kHz, 0 for 100 MHz)
  * @res: filled on success only; left untouched on error
+ * @reason: if not NULL, set on error to a static string naming the
+ *	offending value (for one log line); untouched on success
  *
  * max_P is the max non-turbo ratio times the bus clock, max_boost the
  * 1-core turbo ratio times the bus clock (max_P when turbo is disabled),
@@ -314,34 +327,46 @@ base:
  * -ERANGE when a frequency overflows u32 kHz or the ratio rounds to zero;
  * -EOPNOTSUPP for a family other than 6.
  */
-int intel_ratio_decode(const struct intel_ratio_raw *raw,
-		       struct intel_ratio_result *res)
+int intel_ratio_decode_reason(const struct intel_ratio_raw *raw,
+			      struct intel_ratio_result *res,
+			      const char **reason)
 {
 	struct intel_ratio_result r = { };
 	u64 ratio;
 	int ret;
 
 	if (!raw || !res)
-		return -EINVAL;
+		return intel_ratio_fail(reason, -EINVAL, "NULL argument");
 	if (raw->family != INTEL_RATIO_FAMILY)
-		return -EOPNOTSUPP;
+		return intel_ratio_fail(reason, -EOPNOTSUPP,
+					"not family 6: Linux 6.1 has no rule");
 
-	ret = intel_ratio_pick(raw, &r);
+	ret = intel_ratio_pick(raw, &r, reason);
 	if (ret)
 		return ret;
 
 	/* 6.1: "Couldn't determine cpu base or turbo frequency" */
-	if (!r.base || !r.kernel_turbo || !r.turbo_1c)
-		return -EINVAL;
+	if (!r.base)
+		return intel_ratio_fail(reason, -EINVAL, "base ratio is 0");
+	if (!r.kernel_turbo)
+		return intel_ratio_fail(reason, -EINVAL,
+					"turbo ratio byte Linux uses is 0");
+	if (!r.turbo_1c)
+		return intel_ratio_fail(reason, -EINVAL,
+					"1-core turbo ratio is 0");
 	/* 6.1 accepts these; a ratio below 1024 would make max_P > max_boost */
-	if (r.kernel_turbo < r.base || r.turbo_1c < r.kernel_turbo)
-		return -EINVAL;
+	if (r.kernel_turbo < r.base)
+		return intel_ratio_fail(reason, -EINVAL,
+					"turbo ratio below base (ratio below 1024)");
+	if (r.turbo_1c < r.kernel_turbo)
+		return intel_ratio_fail(reason, -EINVAL,
+					"1-core turbo below the turbo ratio Linux uses");
 
 	/* 8-bit ratios: turbo * 1024 fits easily, base is non-zero */
 	ratio = div_u64((u64)r.kernel_turbo << INTEL_RATIO_SHIFT, r.base);
 	/* 6.1: "Non-zero turbo and base frequencies led to a 0 ratio" */
 	if (!ratio || ratio > U32_MAX)
-		return -ERANGE;
+		return intel_ratio_fail(reason, -ERANGE, "ratio rounds to 0");
 	r.turbo_freq_ratio = ratio;
 	r.boost_ratio = div_u64((u64)r.turbo_1c << INTEL_RATIO_SHIFT, r.base);
 
@@ -354,21 +379,43 @@ int intel_ratio_decode(const struct intel_ratio_raw *raw,
 	r.bus_khz = raw->bus_khz ? raw->bus_khz : INTEL_RATIO_BUS_KHZ_DEFAULT;
 	ret = intel_ratio_khz(r.base, r.bus_khz, &r.max_p_khz);
 	if (ret)
-		return ret;
+		goto range;
 	/* With turbo disabled the part cannot go above max_P */
 	ret = intel_ratio_khz(r.turbo_disabled ? r.base : r.turbo_1c, r.bus_khz,
 			      &r.max_boost_khz);
 	if (ret)
-		return ret;
+		goto range;
 	r.midpoint_khz = intel_ratio_midpoint_khz(r.max_p_khz, r.max_boost_khz);
 
 	ratio = ((u64)r.max_p_khz * r.kernel_ratio) >> INTEL_RATIO_SHIFT;
-	if (ratio > U32_MAX)
-		return -ERANGE;
+	if (ratio > U32_MAX) {
+		ret = -ERANGE;
+		goto range;
+	}
 	r.kernel_reference_khz = ratio;
 
 	*res = r;
 	return 0;
+
+range:
+	return intel_ratio_fail(reason, ret, "frequency overflows 32-bit kHz");
+}
+EXPORT_SYMBOL_NS_GPL(intel_ratio_decode_reason, FREQ_INVARIANCE);
+
+/**
+ * intel_ratio_decode() - decode one CPU's MSR values
+ * @raw: raw values, as for intel_ratio_decode_reason()
+ * @res: filled on success only; left untouched on error
+ *
+ * intel_ratio_decode_reason() without the reason.
+ *
+ * Context: any; no locks, no allocation, no hardware access.
+ * Return: as intel_ratio_decode_reason().
+ */
+int intel_ratio_decode(const struct intel_ratio_raw *raw,
+		       struct intel_ratio_result *res)
+{
+	return intel_ratio_decode_reason(raw, res, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(intel_ratio_decode, FREQ_INVARIANCE);
 

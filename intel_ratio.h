@@ -154,6 +154,9 @@ int intel_ratio_bus_khz(u32 family, u32 model, const u64 *fsb_freq,
 			u32 *bus_khz);
 int intel_ratio_decode(const struct intel_ratio_raw *raw,
 		       struct intel_ratio_result *res);
+int intel_ratio_decode_reason(const struct intel_ratio_raw *raw,
+			      struct intel_ratio_result *res,
+			      const char **reason);
 const char *intel_ratio_path_name(enum intel_ratio_path path);
 
 /**
