@@ -164,7 +164,10 @@ static void amd_from_args(struct amd_input *in)
 
 	if (!in->nr)
 		die(EXIT_BAD_INPUT, "missing --highest-perf");
-	err = amd_cppc_ratio_highest_uniform(in->highest, in->nr, &uniform);
+	/* One value is trivially uniform; the decoder then judges a zero */
+	uniform = true;
+	err = in->nr > 1 ?
+	      amd_cppc_ratio_highest_uniform(in->highest, in->nr, &uniform) : 0;
 	if (err)
 		die(EXIT_BAD_INPUT, "--highest-perf: a CPU reports 0 (%s)",
 		    err_name(err));

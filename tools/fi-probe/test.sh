@@ -1,0 +1,471 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Host test of fi-probe, in KTAP.  For every CPU of shared/data/cpus.md and
+# every malformed input it runs fi-probe and compares each printed number
+# with an expectation this script computes itself, in shell arithmetic,
+# straight from Linux 6.1's rules (arch/x86/kernel/cpu/aperfmperf.c,
+# arch/x86/kernel/acpi/cppc.c, arch/x86/kernel/cpu/amd.c,
+# drivers/cpufreq/acpi-cpufreq.c).  It never asks the decoder what to
+# expect; where cpus.md publishes Linux's result, the script's own rule is
+# checked against it too, so a wrong rule here cannot hide a wrong decoder.
+#
+# Usage: tools/fi-probe/test.sh [path/to/fi-probe]
+# Exit: 0 when every case passes, 1 otherwise.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+probe=${1:-$here/fi-probe}
+if [ ! -x "$probe" ]; then
+	make -s -C "$here" fi-probe >&2 || { echo "Bail out! cannot build fi-probe"; exit 1; }
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+failed=0
+results=$tmp/results
+
+ok() { n=$((n + 1)); echo "ok $n $1" >>"$results"; }
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	shift_diag=$2
+	printf '%s\n' "$shift_diag" | sed 's/^/# /' >>"$results"
+	echo "not ok $n $1" >>"$results"
+}
+
+# Value of KEY in fi-probe's key=value output file $tmp/out
+val() { sed -n "s/^$1=//p" "$tmp/out" | head -n 1; }
+
+# Byte I (0 = bits 7:0) of a 64-bit value
+byte() { echo $(( ($1 >> ($2 * 8)) & 255 )); }
+
+# ---------------------------------------------------------------------------
+# Expectations: Intel (aperfmperf.c intel_set_max_freq_ratio() and helpers)
+#
+# Sets: e_base e_turbo e_1c e_path e_err (1 when Linux would have no ratio
+# or leaves it unset, or the ratio is below 1024)
+intel_rule() {
+	e_err=0
+	e_path=
+	# 1. Silvermont/Airmont MSRs present: base bits 21:16, 1C turbo 5:0
+	if [ -n "$acr" ] && [ -n "$actr" ]; then
+		e_path=slm
+		e_base=$(( (acr >> 16) & 63 ))
+		e_turbo=$(( actr & 63 ))
+		e_1c=$e_turbo
+		return
+	fi
+	e_base=$(byte "${pi:-0}" 1)
+	# 2./4. group rule: first MSR_TURBO_RATIO_LIMIT1 count >= size
+	size=
+	case $model in
+	92|95|122) size=1; gpath=glm ;;	# 0x5c 0x5f 0x7a Goldmont (Plus)
+	85) size=4; gpath=skx ;;		# 0x55 Skylake-X
+	esac
+	if [ -n "$size" ] && [ -n "$trl1" ]; then
+		i=0
+		while [ $i -lt 8 ]; do
+			if [ "$(byte "$trl1" $i)" -ge "$size" ]; then
+				e_path=$gpath
+				e_turbo=$(byte "$trl" $i)
+				# the 1C turbo: ratio of the first non-empty group
+				j=0
+				while [ "$(byte "$trl1" $j)" -lt 1 ]; do j=$((j + 1)); done
+				e_1c=$(byte "$trl" $j)
+				break
+			fi
+			i=$((i + 1))
+		done
+		[ -n "$e_path" ] && return
+	fi
+	# 3. KNL/KNM (0x57, 0x85): top ratio byte 1 minus the first non-zero
+	# delta (bits 7:5 of bytes 2..); Linux's loop exits before it uses a
+	# delta found in byte 7, and leaves the ratio unset without one.
+	if [ "$model" -eq 87 ] || [ "$model" -eq 133 ]; then
+		e_path=knl
+		e_1c=$(byte "$trl" 1)
+		e_turbo=
+		i=2
+		while [ $i -le 6 ]; do
+			d=$(( $(byte "$trl" $i) >> 5 ))
+			if [ $d -ne 0 ]; then
+				e_turbo=$((e_1c - d))
+				break
+			fi
+			i=$((i + 1))
+		done
+		if [ -z "$e_turbo" ] || [ "$e_turbo" -le 0 ]; then e_err=1; fi
+		return
+	fi
+	# 5. core: 4C byte 3, or 1C byte 0 when byte 3 is 0 (< 4 cores)
+	e_1c=$(byte "$trl" 0)
+	e_turbo=$(byte "$trl" 3)
+	e_path=core_4c
+	if [ "$e_turbo" -eq 0 ]; then e_turbo=$e_1c; e_path=core_1c; fi
+}
+
+# intel_case NAME PUBLISHED_RATIO|- BUS_KHZ -- fi-probe args
+intel_case() {
+	name=$1 published=$2 bus=$3
+	shift 4
+	pi= trl= trl1= misc= acr= actr= model=
+	a=
+	for arg in "$@"; do
+		case $a in
+		--model) model=$((arg)) ;;
+		--platform-info) pi=$arg ;;
+		--turbo-ratio-limit) trl=$arg ;;
+		--turbo-ratio-limit1) trl1=$arg ;;
+		--misc-enable) misc=$arg ;;
+		--atom-core-ratios) acr=$arg ;;
+		--atom-core-turbo-ratios) actr=$arg ;;
+		esac
+		a=$arg
+	done
+	intel_rule
+	msg=
+	if [ $e_err -eq 0 ] && { [ "$e_base" -eq 0 ] || [ "$e_turbo" -eq 0 ] ||
+	     [ "$e_turbo" -lt "$e_base" ]; }; then
+		e_err=1
+	fi
+	if [ $e_err -ne 0 ]; then
+		msg="rule expects a valid case, got an error path"
+		not_ok "$name" "$msg"
+		return
+	fi
+	e_tratio=$(( e_turbo * 1024 / e_base ))
+	e_ratio=$e_tratio
+	e_dis=0
+	if [ -n "$misc" ] && [ $(( (misc >> 38) & 1 )) -eq 1 ]; then
+		e_ratio=1024
+		e_dis=1
+	fi
+	e_maxp=$(( e_base * bus ))
+	e_boost=$(( e_1c * bus ))
+	[ $e_dis -eq 1 ] && e_boost=$e_maxp
+	e_mid=$(( (e_maxp + e_boost) / 2 ))
+	e_ref=$(( e_maxp * e_ratio / 1024 ))
+
+	# The rule above must reproduce what cpus.md says Linux 6.1 computed
+	if [ "$published" != - ] && [ "$published" -ne "$e_ratio" ]; then
+		not_ok "$name" "test rule gives $e_ratio, cpus.md publishes $published"
+		return
+	fi
+	"$probe" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		not_ok "$name" "fi-probe exit $rc: $(cat "$tmp/err")"
+		return
+	fi
+	for kv in source=msr path=$e_path max_p_khz=$e_maxp \
+		  max_boost_khz=$e_boost midpoint_khz=$e_mid \
+		  kernel_ratio=$e_ratio kernel_reference_khz=$e_ref \
+		  turbo_freq_ratio=$e_tratio turbo_disabled=$e_dis \
+		  base_ratio=$e_base kernel_turbo_ratio=$e_turbo bus_khz=$bus; do
+		k=${kv%%=*}
+		got=$(val "$k")
+		[ "$got" = "${kv#*=}" ] || msg="$msg$k: expected ${kv#*=}, got '$got'; "
+	done
+	if [ -z "$msg" ]; then ok "$name"; else not_ok "$name" "$msg"; fi
+}
+
+# ---------------------------------------------------------------------------
+# Expectations: AMD (cppc.c amd_set_max_freq_ratio(), amd.c
+# amd_get_highest_perf(), acpi-cpufreq get_max_boost_ratio())
+
+# 6.1's numerator: 166 on family 17h models 30h-3Fh, 70h-7Fh and family
+# 19h models 20h-2Fh, 40h-6Fh; 255 elsewhere
+amd_numerator() {
+	f=$(($1)) m=$(($2))
+	if [ $f -eq 23 ] && { { [ $m -ge 48 ] && [ $m -le 63 ]; } ||
+			      { [ $m -ge 112 ] && [ $m -le 127 ]; }; }; then
+		echo 166
+	elif [ $f -eq 25 ] && { { [ $m -ge 32 ] && [ $m -le 47 ]; } ||
+				{ [ $m -ge 64 ] && [ $m -le 111 ]; }; }; then
+		echo 166
+	else
+		echo 255
+	fi
+}
+
+# amd_case NAME PUBLISHED_RATIO|- PUBLISHED_MAX_FREQ|- -- fi-probe args
+amd_case() {
+	name=$1 published=$2 pubfreq=$3
+	shift 4
+	fam= model= hp= nom= mhz=
+	a=
+	for arg in "$@"; do
+		case $a in
+		--family) fam=$arg ;;
+		--model) model=$arg ;;
+		--highest-perf) hp=$arg ;;
+		--nominal-perf) nom=$arg ;;
+		--nominal-freq-mhz) mhz=$arg ;;
+		esac
+		a=$arg
+	done
+	num=$(amd_numerator "$fam" "$model")
+	# uniform when every listed value equals the first
+	first=${hp%%,*}
+	uniform=1
+	best=0
+	for h in $(echo "$hp" | tr , ' '); do
+		[ "$h" -ne "$first" ] && uniform=0
+		[ "$h" -gt "$best" ] && best=$h
+	done
+	e_maxp=$(( mhz * 1000 ))
+	e_kboost=$(( num * 1024 / nom ))		# acpi-cpufreq max_boost_ratio
+	e_kmax=$(( e_maxp * e_kboost >> 10 ))		# its cpuinfo.max_freq
+	e_ratio=$(( (e_kboost + 1024) >> 1 ))		# arch_max_freq_ratio
+	e_ref=$(( e_maxp * e_ratio >> 10 ))
+	if [ $uniform -eq 1 ]; then
+		e_rule=cppc_highest
+		e_boost=$(( e_maxp * (first * 1024 / nom) >> 10 ))
+	else
+		e_rule=kernel_numerator
+		e_boost=$e_kmax
+	fi
+	e_mid=$(( (e_maxp + e_boost) / 2 ))
+	e_cppc=$(( e_maxp * (best * 1024 / nom) >> 10 ))
+
+	if [ "$published" != - ] && [ "$published" -ne "$e_ratio" ]; then
+		not_ok "$name" "test rule gives $e_ratio, cpus.md publishes $published"
+		return
+	fi
+	if [ "$pubfreq" != - ] && [ "$pubfreq" -ne "$e_kmax" ]; then
+		not_ok "$name" "test rule gives max_freq $e_kmax, cpus.md publishes $pubfreq"
+		return
+	fi
+	"$probe" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		not_ok "$name" "fi-probe exit $rc: $(cat "$tmp/err")"
+		return
+	fi
+	msg=
+	for kv in source=cppc max_p_khz=$e_maxp max_boost_khz=$e_boost \
+		  midpoint_khz=$e_mid kernel_ratio=$e_ratio \
+		  kernel_reference_khz=$e_ref max_boost_rule=$e_rule \
+		  kernel_highest_perf=$num kernel_boost_ratio=$e_kboost \
+		  kernel_max_freq_khz=$e_kmax cppc_max_boost_khz=$e_cppc \
+		  highest_perf_uniform=$uniform; do
+		k=${kv%%=*}
+		got=$(val "$k")
+		[ "$got" = "${kv#*=}" ] || msg="$msg$k: expected ${kv#*=}, got '$got'; "
+	done
+	if [ -z "$msg" ]; then ok "$name"; else not_ok "$name" "$msg"; fi
+}
+
+# bad_case NAME WORD -- fi-probe args: exit 2, empty stdout, exactly one
+# stderr line, and that line names WORD (what was wrong)
+bad_case() {
+	name=$1 word=$2
+	shift 3
+	"$probe" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ] &&
+	   grep -q -- "$word" "$tmp/err"; then
+		ok "$name"
+	else
+		not_ok "$name" "expected exit 2 and one line naming '$word'; got exit $rc, $lines stderr lines: $(cat "$tmp/err") stdout: $(head -c 200 "$tmp/out")"
+	fi
+}
+
+# ---------------------------------------------------------------------------
+# Intel parts of cpus.md (values and sources there; ratio published by it)
+
+I=intel
+# InstLatx64 GenuineIntel00206A7_SandyBridge2_CPUID.txt
+intel_case "i7-2600K 06_2a core 4C" 1054 100000 -- --vendor $I --family 6 \
+	--model 0x2a --platform-info 0x100070012200 --turbo-ratio-limit 0x23242526
+# LKML 2020-04-22, turbostat by Dave Kleikamp; Westmere bus 133.33 MHz
+intel_case "T410 Westmere 06_25 2 cores 1C fallback, 133 MHz bus" 1251 133333 \
+	-- --vendor $I --family 6 --model 0x25 --platform-info 0x90020011200 \
+	--turbo-ratio-limit 0x00001416
+# InstLatx64 GenuineIntel00306F2_HaswellEP2_CPUID.txt, turbo enabled
+intel_case "E5-2660 v3 06_3f core 4C" 1181 100000 -- --vendor $I --family 6 \
+	--model 0x3f --platform-info 0x80c33fb811a00 \
+	--turbo-ratio-limit 0x1d1d1d1d1e1f2121 --turbo-ratio-limit1 0x1d1d1d1d1d1d1d1d
+# same dump, with its MSR_IA32_MISC_ENABLE bit 38 (turbo disable) set
+intel_case "E5-2660 v3 06_3f turbo disabled -> 1024" 1024 100000 -- --vendor $I \
+	--family 6 --model 0x3f --platform-info 0x80c33fb811a00 \
+	--turbo-ratio-limit 0x1d1d1d1d1e1f2121 --misc-enable 0x4000000000
+# InstLatx64 GenuineIntel0050654_SkylakeXeon_CPUID6.txt
+intel_case "Platinum 8180 06_55 SKX group rule" 1474 100000 -- --vendor $I \
+	--family 6 --model 0x55 --platform-info 0x70a2cbb811900 \
+	--turbo-ratio-limit 0x2021232323232426 --turbo-ratio-limit1 0x1c1814100c080402
+# InstLatx64 GenuineIntel0050671_KnightsLanding_CPUID.txt
+intel_case "Xeon Phi 7210 06_57 KNL delta rule" 1102 100000 -- --vendor $I \
+	--family 6 --model 0x57 --platform-info 0x80a2bf1800d00 \
+	--turbo-ratio-limit 0x2c021e3e0f04
+# InstLatx64 GenuineIntel0030673_Silvermont3_CPUID.txt; MSR_FSB_FREQ not in
+# the dump: J1900 base 2.0 GHz at ratio 24 means 83.3 MHz (index 0)
+intel_case "Celeron J1900 06_37 Silvermont, turbo disabled" 1024 83300 -- \
+	--vendor $I --family 6 --model 0x37 --platform-info 0x100000001800 \
+	--atom-core-ratios 0x181002 --atom-core-turbo-ratios 0x1D1D1D1D \
+	--misc-enable 0x4000850089 --fsb-freq 0
+intel_case "Celeron J1900 06_37 Silvermont, turbo enabled" 1237 83300 -- \
+	--vendor $I --family 6 --model 0x37 --platform-info 0x100000001800 \
+	--atom-core-ratios 0x181002 --atom-core-turbo-ratios 0x1D1D1D1D \
+	--misc-enable 0x0000850089 --fsb-freq 0
+# InstLatx64 GenuineIntel00906A4_AlderLakeP_00_CPUID.txt
+intel_case "i3-1220P 06_9a hybrid core 4C" 3891 100000 -- --vendor $I \
+	--family 6 --model 0x9a --platform-info 0x4043df9810a00 \
+	--turbo-ratio-limit 0x262626262626262c
+# Seed machine Xeon E5-2687W v3: only 3.1 GHz base / 3.5 GHz turbo are
+# published; MSRs synthesised from them (ratio 31, 1C 35, other bytes 0)
+intel_case "seed E5-2687W v3 3.1/3.5 GHz (synthetic MSRs)" - 100000 -- \
+	--vendor $I --family 6 --model 0x3f --platform-info 0x1f00 \
+	--turbo-ratio-limit 0x23
+# Synthetic path coverage: Goldmont group rule (first group >= 1 core,
+# group 0 empty); Skylake-X with no group of 4 falls through to core 4C
+intel_case "Goldmont 06_5c group rule, empty group 0 (synthetic)" - 100000 -- \
+	--vendor $I --family 6 --model 0x5c --platform-info 0x1000 \
+	--turbo-ratio-limit 0x181a00 --turbo-ratio-limit1 0x040200
+intel_case "Skylake-X 06_55 no group of 4 -> core 4C (synthetic)" - 100000 -- \
+	--vendor $I --family 6 --model 0x55 --platform-info 0x1900 \
+	--turbo-ratio-limit 0x20212426 --turbo-ratio-limit1 0x0302010100
+intel_case "Airmont 06_4c FSB index 5 = 93.3 MHz (synthetic)" - 93300 -- \
+	--vendor $I --family 6 --model 0x4c --atom-core-ratios 0x100000 \
+	--atom-core-turbo-ratios 0x18 --fsb-freq 5
+
+# ---------------------------------------------------------------------------
+# AMD parts of cpus.md
+
+A=amd
+# linux-pm, "cpufreq/amd-pstate: Fix the scaling_max_freq setting on shared
+# memory CPPC systems", 2024-09: all cores 255/152/115/31, 2000/400 MHz
+amd_case "EPYC 7702 17h/31h uniform 255: max_boost from CPPC" 1071 2183593 -- \
+	--vendor $A --family 0x17 --model 0x31 --highest-perf 255,255,255,255 \
+	--nominal-perf 152 --lowest-nonlinear-perf 115 --lowest-perf 31 \
+	--nominal-freq-mhz 2000 --lowest-freq-mhz 400
+# github.com/nokyan/resources/issues/314: per-core ranking up to 232 (the
+# other values are illustrative lower ranks), 145/42/16, 3800/400 MHz
+amd_case "Ryzen 7 7840HS 19h/74h ranking: kernel numerator 255" - 6679687 -- \
+	--vendor $A --family 0x19 --model 0x74 \
+	--highest-perf 232,232,227,222,217,212,207,202 --nominal-perf 145 \
+	--lowest-nonlinear-perf 42 --lowest-perf 16 --nominal-freq-mhz 3800 \
+	--lowest-freq-mhz 400
+# Same EPYC 7702 values if cores ranked: 6.1's 166 gives max_freq 2183593
+amd_case "EPYC 7702 17h/31h if ranked: kernel numerator 166" 1071 2183593 -- \
+	--vendor $A --family 0x17 --model 0x31 --highest-perf 255,250 \
+	--nominal-perf 152 --nominal-freq-mhz 2000
+# Model edges of the 166 table (synthetic values, 7702-like)
+amd_case "17h/2fh just below Rome range -> 255" - - -- --vendor $A \
+	--family 0x17 --model 0x2f --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "17h/7fh last Matisse model -> 166" - - -- --vendor $A \
+	--family 0x17 --model 0x7f --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "19h/6fh last of 40h-6Fh -> 166" - - -- --vendor $A \
+	--family 0x19 --model 0x6f --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "19h/70h after 40h-6Fh -> 255" - - -- --vendor $A \
+	--family 0x19 --model 0x70 --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "19h/21h Vermeer -> 166" - - -- --vendor $A \
+	--family 0x19 --model 0x21 --highest-perf 166 --nominal-perf 120 \
+	--nominal-freq-mhz 3700
+amd_case "1ah/02h Turin-class -> 255" - - -- --vendor $A \
+	--family 0x1a --model 0x02 --highest-perf 196 --nominal-perf 120 \
+	--nominal-freq-mhz 2400
+
+# ---------------------------------------------------------------------------
+# Malformed and missing values: exit 2 with one line saying which
+
+bad_case "amd highest_perf 0" highest_perf -- --vendor $A --family 0x17 \
+	--model 0x31 --highest-perf 0 --nominal-perf 152 --nominal-freq-mhz 2000
+bad_case "amd one CPU's highest_perf 0" highest-perf -- --vendor $A \
+	--family 0x17 --model 0x31 --highest-perf 255,0 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+bad_case "amd nominal_perf 0" nominal_perf -- --vendor $A --family 0x17 \
+	--model 0x31 --highest-perf 255 --nominal-perf 0 --nominal-freq-mhz 2000
+bad_case "amd nominal_freq 0" nominal_freq -- --vendor $A --family 0x17 \
+	--model 0x31 --highest-perf 255 --nominal-perf 152 --nominal-freq-mhz 0
+bad_case "amd highest < nominal" "highest_perf below nominal" -- --vendor $A \
+	--family 0x17 --model 0x31 --highest-perf 150 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+bad_case "amd 166 rule below nominal: ratio below 1024" "below 1024" -- \
+	--vendor $A --family 0x17 --model 0x31 --highest-perf 255 \
+	--nominal-perf 170 --nominal-freq-mhz 2000
+bad_case "amd lowest_perf above lowest_nonlinear" lowest -- --vendor $A \
+	--family 0x17 --model 0x31 --highest-perf 255 --nominal-perf 152 \
+	--lowest-nonlinear-perf 31 --lowest-perf 115 --nominal-freq-mhz 2000
+bad_case "amd family 15h has no CPPC" "family" -- --vendor $A --family 0x15 \
+	--model 0x02 --highest-perf 255 --nominal-perf 152 --nominal-freq-mhz 2000
+bad_case "amd nominal_freq overflows kHz" overflow -- --vendor $A \
+	--family 0x17 --model 0x31 --highest-perf 255 --nominal-perf 152 \
+	--nominal-freq-mhz 5000000
+bad_case "amd malformed number" "nominal-perf" -- --vendor $A --family 0x17 \
+	--model 0x31 --highest-perf 255 --nominal-perf 15x --nominal-freq-mhz 2000
+bad_case "amd malformed list" "highest-perf" -- --vendor $A --family 0x17 \
+	--model 0x31 --highest-perf 255,,255 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+bad_case "amd missing --nominal-perf" "nominal-perf" -- --vendor $A \
+	--family 0x17 --model 0x31 --highest-perf 255 --nominal-freq-mhz 2000
+bad_case "amd missing --highest-perf" "highest-perf" -- --vendor $A \
+	--family 0x17 --model 0x31 --nominal-perf 152 --nominal-freq-mhz 2000
+bad_case "intel base ratio 0" "base" -- --vendor $I --family 6 --model 0x2a \
+	--platform-info 0x0 --turbo-ratio-limit 0x23242526
+bad_case "intel empty turbo bytes" "turbo" -- --vendor $I --family 6 \
+	--model 0x2a --platform-info 0x2200 --turbo-ratio-limit 0
+bad_case "intel 1C byte empty, 4C set" "1-core" -- --vendor $I --family 6 \
+	--model 0x2a --platform-info 0x2200 --turbo-ratio-limit 0x23000000
+bad_case "intel turbo below base: ratio below 1024" "below 1024" -- \
+	--vendor $I --family 6 --model 0x2a --platform-info 0x2200 \
+	--turbo-ratio-limit 0x20202020
+bad_case "intel KNL with no deltas" "KNL" -- --vendor $I --family 6 \
+	--model 0x57 --platform-info 0xd00 --turbo-ratio-limit 0x0f04
+bad_case "intel KNL delta only in byte 7 (6.1 leaves it unset)" "KNL" -- \
+	--vendor $I --family 6 --model 0x57 --platform-info 0xd00 \
+	--turbo-ratio-limit 0x2000000000000f04
+bad_case "intel KNL delta down to 0" "KNL" -- --vendor $I --family 6 \
+	--model 0x57 --platform-info 0xd00 --turbo-ratio-limit 0xe00104
+bad_case "intel SKX group ratio byte 0" "turbo" -- --vendor $I --family 6 \
+	--model 0x55 --platform-info 0x1900 --turbo-ratio-limit 0x2600 \
+	--turbo-ratio-limit1 0x0402
+bad_case "intel missing --turbo-ratio-limit" "turbo-ratio-limit" -- \
+	--vendor $I --family 6 --model 0x2a --platform-info 0x2200
+bad_case "intel Atom ratios without turbo ratios" "atom-core" -- \
+	--vendor $I --family 6 --model 0x37 --atom-core-ratios 0x181002
+bad_case "intel Silvermont without MSR_FSB_FREQ" "FSB" -- --vendor $I \
+	--family 6 --model 0x37 --atom-core-ratios 0x181002 \
+	--atom-core-turbo-ratios 0x1d
+bad_case "intel Silvermont FSB index outside table" "FSB" -- --vendor $I \
+	--family 6 --model 0x37 --atom-core-ratios 0x181002 \
+	--atom-core-turbo-ratios 0x1d --fsb-freq 5
+bad_case "intel family 15" "family" -- --vendor $I --family 15 --model 4 \
+	--platform-info 0x2200 --turbo-ratio-limit 0x23242526
+bad_case "intel malformed hex" "platform-info" -- --vendor $I --family 6 \
+	--model 0x2a --platform-info 0xzz --turbo-ratio-limit 0x23242526
+bad_case "unknown vendor" "vendor" -- --vendor via --family 6 --model 0x0f
+bad_case "raw values without --vendor" "vendor" -- --family 6 --model 0x2a
+bad_case "mixed vendor options" "vendor" -- --vendor amd --family 0x17 \
+	--model 0x31 --highest-perf 255 --nominal-perf 152 \
+	--nominal-freq-mhz 2000 --platform-info 0x2200
+
+# ---------------------------------------------------------------------------
+# This machine: numbers (exit 0), or one clear line (exit 2) when CPPC, the
+# msr module or permission is missing.  Either is a pass; a crash is not.
+"$probe" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+lines=$(wc -l <"$tmp/err")
+if [ $rc -eq 0 ] && grep -q '^max_p_khz=' "$tmp/out"; then
+	ok "this machine: decoded"
+elif [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ]; then
+	echo "# this machine: $(cat "$tmp/err")" >>"$results"
+	ok "this machine: one-line refusal"
+else
+	not_ok "this machine" "exit $rc, $lines stderr lines: $(head -n 3 "$tmp/err")"
+fi
+
+echo "KTAP version 1"
+echo "1..$n"
+cat "$results"
+echo "# fi-probe: $((n - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
