@@ -1,0 +1,1188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sugov_inv: a schedutil-like cpufreq governor with a selectable freq_max
+ *
+ *   freq_next = headroom * freq_max * util / 1024
+ *
+ * with freq_max chosen by the freq_max_policy tunable (max_P, midpoint,
+ * max_boost, overutil-detect, noinv; see Documentation and sugov_inv.h),
+ * so that the choices the schedutil frequency-invariance debate argued
+ * about can be compared on a stock kernel without rebuilding it.
+ *
+ * The scheduler's PELT util is not exported to modules on 6.1, so each CPU
+ * measures its own: at most once per window (the rate limit, at least
+ * SUGOV_INV_MIN_WINDOW_NS) its update_util hook reads the CPU's idle time
+ * (get_cpu_idle_time_us() of the local CPU only) and the frequency it
+ * delivered (freq_invariance: APERF/MPERF, else the policy's current
+ * frequency), and folds min(busy * f_deliv / ref, 1) * 1024 into a PELT-like
+ * average (sugov_inv_est_update()).  Kept from schedutil: rate_limit_us,
+ * iowait boost, the busy-CPU hold, shared policies, fast switch with an
+ * irq_work + kthread slow path, limits changes applied at the next update.
+ * Not reproduced (no exported interface on 6.1): util following tasks as
+ * they migrate, util_est, uclamp, RT/DL running at the maximum.
+ *
+ * Model: kernel/sched/cpufreq_schedutil.c (structure, init/start/stop/exit
+ * and the slow path).  Banners follow its order: internals, sysfs, governor
+ * operations, registration.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpufreq.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/irq_work.h>
+#include <linux/kernel_stat.h>
+#include <linux/kthread.h>
+#include <linux/lockdep.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/sched/cpufreq.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/tick.h>
+#include <linux/timekeeping.h>
+
+#include "compat.h"
+#include "freq_invariance.h"
+#include "sugov_inv.h"
+
+#define CREATE_TRACE_POINTS
+#include "sugov_inv_trace.h"
+
+/*
+ * Shortest window a busy fraction is measured over.  Idle time comes in
+ * microseconds, so 1 ms keeps the rounding of one window under 0.1 %, and
+ * the APERF/MPERF reads (MSR reads: VM exits in a guest) happen at most
+ * 1000 times a second per CPU even with rate_limit_us = 0.
+ */
+#define SUGOV_INV_MIN_WINDOW_NS		NSEC_PER_MSEC
+
+/**
+ * struct sugov_inv_tunables - one sysfs directory of tunables
+ * @attr_set: the kobject and the list of policies using this set; its
+ *	update_lock (a mutex taken by governor_sysfs_ops around every store)
+ *	serializes the writers below
+ * @rate_limit_us: minimum time between two evaluations of a policy, us
+ * @freq_max_policy: enum sugov_inv_policy
+ * @headroom_pct: headroom, percent (125 = 1.25)
+ * @overutil_pct: overutil-detect's busy threshold, percent
+ * @halflife_ms: half-life of the util average, ms
+ *
+ * The update_util hooks read the fields with READ_ONCE() and no lock: each
+ * is one word, and a decision taken with the previous value of one of them
+ * while it changes is as good as one taken a moment earlier.
+ */
+struct sugov_inv_tunables {
+	struct gov_attr_set attr_set;
+	unsigned int rate_limit_us;
+	unsigned int freq_max_policy;
+	unsigned int headroom_pct;
+	unsigned int overutil_pct;
+	unsigned int halflife_ms;
+};
+
+/**
+ * struct sugov_inv_policy_data - the governor's state for one cpufreq policy
+ * @policy: the cpufreq policy
+ * @tunables: the tunables set in use (shared by all policies on x86)
+ * @tunables_hook: entry in @tunables->attr_set.policy_list
+ * @update_lock: raw spinlock (taken in the scheduler hook, IRQs off).  For a
+ *	shared policy it serializes the hooks of all the policy's CPUs, so it
+ *	protects every per-CPU struct sugov_inv_cpu of the policy and all the
+ *	fields below; for a single-CPU policy the CPU's rq lock does that and
+ *	@update_lock only orders @next_freq and @work_in_progress against
+ *	sugov_inv_work() on the slow path.
+ * @shared: more than one CPU in policy->cpus (fixed between start and stop)
+ * @last_eval_time: hook time (rq clock, ns) of the last evaluation
+ * @freq_update_delay_ns: rate_limit_us in ns
+ * @next_freq: the frequency last requested from the driver, kHz
+ * @limits_changed: set by sugov_inv_limits(), consumed by the next hook
+ * @need_freq_update: the next evaluation must send its result even when it
+ *	equals @next_freq, and must not hold
+ * @irq_work: slow path: queued by the hook to wake @worker
+ * @work: slow path: calls the driver from @worker
+ * @work_lock: slow path: serializes driver calls from @work and
+ *	sugov_inv_limits() (mutex: the driver may sleep)
+ * @worker: slow path: the SCHED_FIFO kthread worker
+ * @work_in_progress: slow path: @work is queued and has not read @next_freq
+ */
+struct sugov_inv_policy_data {
+	struct cpufreq_policy *policy;
+	struct sugov_inv_tunables *tunables;
+	struct list_head tunables_hook;
+
+	raw_spinlock_t update_lock;	/* see @update_lock above */
+	bool shared;
+	u64 last_eval_time;
+	s64 freq_update_delay_ns;
+	unsigned int next_freq;
+	bool limits_changed;
+	bool need_freq_update;
+
+	struct irq_work irq_work;
+	struct kthread_work work;
+	struct mutex work_lock;		/* see @work_lock above */
+	struct kthread_worker *worker;
+	bool work_in_progress;
+};
+
+/**
+ * struct sugov_inv_stats - per-CPU counters shown in debugfs
+ * @evals: evaluations run by this CPU's hook
+ * @ratelimited: hook calls that returned early on the rate limit
+ * @samples: windows measured on this CPU
+ * @reasons: requests sent, by reason; [SUGOV_INV_REASON_HOLD] counts
+ *	evaluations whose lower target was held (those send nothing)
+ * @last_util: util of the last evaluation, capacity units
+ * @last_raw: raw target of the last evaluation, kHz
+ * @last_next: resolved frequency of the last evaluation, kHz
+ *
+ * Written by the CPU's hook only (serialized as its struct sugov_inv_cpu),
+ * read by debugfs without a lock: WRITE_ONCE()/READ_ONCE() keep each value
+ * whole; the set of values is a snapshot, not a consistent one.
+ */
+struct sugov_inv_stats {
+	u64 evals;
+	u64 ratelimited;
+	u64 samples;
+	u64 reasons[SUGOV_INV_NR_REASONS];
+	u32 last_util;
+	u32 last_raw;
+	u32 last_next;
+};
+
+/**
+ * struct sugov_inv_cpu - the governor's state for one CPU
+ * @update_util: the hook registered with cpufreq_add_update_util_hook()
+ * @sgp: the CPU's policy data; NULL while no policy of ours runs here
+ * @cpu: the CPU
+ * @last_update: hook time of this CPU's last hook call (rq clock, ns)
+ * @iowait: iowait boost state
+ * @est: util estimate
+ * @sample: APERF/MPERF snapshot for freq_invariance
+ * @sampled: @sample, @sample_wall_us and @sample_idle_us hold a snapshot
+ * @sample_time: hook time of the last window's end (rq clock, ns)
+ * @sample_wall_us: wall clock of the last window's end, us
+ * @sample_idle_us: idle + iowait time at the last window's end, us
+ * @deliv_khz: delivered frequency of the last window
+ * @samples_since_eval: windows measured since this CPU last evaluated
+ * @idled_since_eval: one of those windows contained idle time
+ * @stats: debugfs counters
+ *
+ * Serialized by the CPU's rq lock (every hook call for this CPU holds it),
+ * and for a shared policy by the policy's update_lock as well, which lets
+ * the evaluating CPU read the other CPUs' @est, @iowait and @last_update.
+ * Only the CPU itself measures (@sample, @sample_*): the counters can only
+ * be read locally.
+ */
+struct sugov_inv_cpu {
+	struct update_util_data update_util;
+	struct sugov_inv_policy_data *sgp;
+	unsigned int cpu;
+	u64 last_update;
+	struct sugov_inv_iowait iowait;
+	struct sugov_inv_est est;
+	struct freq_inv_sample sample;
+	bool sampled;
+	u64 sample_time;
+	u64 sample_wall_us;
+	u64 sample_idle_us;
+	u32 deliv_khz;
+	unsigned int samples_since_eval;
+	bool idled_since_eval;
+	struct sugov_inv_stats stats;
+};
+
+static DEFINE_PER_CPU(struct sugov_inv_cpu, sugov_inv_cpus);
+
+/* The freq_max policy new tunables sets start with (default_policy=) */
+static unsigned int sugov_inv_default_policy = SUGOV_INV_MAX_BOOST;
+
+/* Counter increment for a reader without a lock (see sugov_inv_stats) */
+static inline void sugov_inv_stat_inc(u64 *counter)
+{
+	WRITE_ONCE(*counter, *counter + 1);
+}
+
+/************************ Governor internals ***********************/
+
+/*
+ * Can the CPU running this hook change @policy's frequency?  6.1's own
+ * cpufreq_this_cpu_can_update() is not exported.  The test is the same:
+ * a CPU of the policy, or any CPU when the driver allows DVFS from any CPU,
+ * as long as that CPU runs one of our hooks itself (a CPU going offline has
+ * had its hook removed and must not leave an irq_work behind).
+ */
+static bool sugov_inv_this_cpu_can_update(struct cpufreq_policy *policy)
+{
+	return cpumask_test_cpu(smp_processor_id(), policy->cpus) ||
+	       (policy->dvfs_possible_from_any_cpu &&
+		READ_ONCE(this_cpu_ptr(&sugov_inv_cpus)->sgp));
+}
+
+/*
+ * Is an evaluation due?  Consumes a pending limits change, which bypasses
+ * the rate limit.  Runs under the rq lock of the hook's CPU (and the
+ * policy's update_lock when shared).
+ */
+static bool sugov_inv_should_update(struct sugov_inv_policy_data *sgp,
+				    u64 time)
+{
+	if (unlikely(READ_ONCE(sgp->limits_changed))) {
+		WRITE_ONCE(sgp->limits_changed, false);
+		sgp->need_freq_update = true;
+		/*
+		 * Clear the flag before cpufreq_driver_resolve_freq() reads
+		 * policy->min/max, or a limits update landing between the two
+		 * would be missed: its flag would be cleared here although
+		 * its limits were read before it.  A store followed by loads
+		 * needs a full barrier.  Pairs with the smp_wmb() in
+		 * sugov_inv_limits().
+		 */
+		smp_mb();
+		return true;
+	}
+
+	return (s64)(time - sgp->last_eval_time) >=
+	       READ_ONCE(sgp->freq_update_delay_ns);
+}
+
+/*
+ * Fill @caps for @cpu.  Without freq_invariance's caps (-ENODEV: not
+ * learned yet) every frequency is cpuinfo.max_freq: the policies then
+ * agree, and invariant util is measured against the policy maximum, as
+ * schedutil does where the arch has no invariance.
+ */
+static void sugov_inv_get_caps(unsigned int cpu, struct cpufreq_policy *policy,
+			       struct freq_inv_caps *caps)
+{
+	u32 max = policy->cpuinfo.max_freq;
+
+	if (!freq_inv_get_caps(cpu, caps) && caps->reference_khz)
+		return;
+
+	caps->max_p_khz = max;
+	caps->max_boost_khz = max;
+	caps->midpoint_khz = max;
+	caps->reference_khz = max;
+	caps->kernel_ratio = SUGOV_INV_CAP;
+	caps->source = FREQ_INV_SRC_NONE;
+}
+
+/*
+ * Read the local CPU's idle clock: idle + iowait time and the wall clock,
+ * both in us.  I/O wait counts as idle: the CPU runs nothing, exactly as
+ * PELT sees it.  get_cpu_idle_time_us() is only ever asked about this CPU
+ * and with a NULL last_update_time: on 6.1 a non-NULL one updates the
+ * statistics of the CPU it names without any protection.
+ *
+ * With NOHZ inactive (nohz=off) get_cpu_idle_time_us() returns -1; then
+ * get_cpu_idle_time() answers from the tick's cputime accounting
+ * (kcpustat, no vtime without NOHZ), with wall and idle in jiffy
+ * resolution: busy fractions are then coarse (one tick = 4 ms at HZ=250)
+ * but unbiased, and the util average smooths them.
+ */
+static void sugov_inv_read_idle(unsigned int cpu, u64 *wall_us, u64 *idle_us)
+{
+	u64 idle = get_cpu_idle_time_us(cpu, NULL);
+
+	if (likely(idle != -1ULL)) {
+		*idle_us = idle + get_cpu_iowait_time_us(cpu, NULL);
+		*wall_us = ktime_to_us(ktime_get());
+		return;
+	}
+	*idle_us = get_cpu_idle_time(cpu, wall_us, 0);
+}
+
+/*
+ * Close the current window of the local CPU and fold it into the util
+ * estimate.  The first call only takes the snapshots.
+ */
+static void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
+{
+	struct sugov_inv_policy_data *sgp = sgc->sgp;
+	struct cpufreq_policy *policy = sgp->policy;
+	struct freq_inv_caps caps;
+	enum freq_inv_deliv_source src;
+	u64 wall_us, idle_us, halflife_ns;
+	u32 khz;
+
+	sugov_inv_read_idle(sgc->cpu, &wall_us, &idle_us);
+
+	if (!sgc->sampled) {
+		sgc->sample.cpu = sgc->cpu;
+		freq_inv_sample_prepare(&sgc->sample);
+		sgc->sampled = true;
+		goto snapshot;
+	}
+
+	/*
+	 * Average delivered frequency while busy; it also re-arms the
+	 * counters for the next window.  No answer at all (no policy seen
+	 * by freq_invariance): the current frequency is the best guess.
+	 */
+	if (freq_inv_delivered_khz(&sgc->sample, &khz, &src) || !khz)
+		khz = READ_ONCE(policy->cur);
+	sgc->deliv_khz = khz;
+
+	sugov_inv_get_caps(sgc->cpu, policy, &caps);
+	halflife_ns = (u64)READ_ONCE(sgp->tunables->halflife_ms) *
+		      NSEC_PER_MSEC;
+
+	/* A clock read out of order (idle ahead of wall) gives busy 0 */
+	sugov_inv_est_update(&sgc->est,
+			     wall_us > sgc->sample_wall_us ?
+			     wall_us - sgc->sample_wall_us : 0,
+			     idle_us > sgc->sample_idle_us ?
+			     idle_us - sgc->sample_idle_us : 0,
+			     khz, caps.reference_khz, halflife_ns);
+
+	sgc->samples_since_eval++;
+	if (idle_us != sgc->sample_idle_us)
+		sgc->idled_since_eval = true;
+	sugov_inv_stat_inc(&sgc->stats.samples);
+
+snapshot:
+	sgc->sample_time = time;
+	sgc->sample_wall_us = wall_us;
+	sgc->sample_idle_us = idle_us;
+}
+
+/*
+ * Measure a new window on the local CPU when it is due: right before an
+ * evaluation as soon as SUGOV_INV_MIN_WINDOW_NS passed, so decisions use
+ * fresh data, and otherwise once per rate-limit period, so the CPUs of a
+ * shared policy that do not evaluate keep their estimates current.
+ */
+static void sugov_inv_maybe_sample(struct sugov_inv_cpu *sgc, u64 time,
+				   bool evaluating)
+{
+	s64 since = time - sgc->sample_time;
+	s64 window = SUGOV_INV_MIN_WINDOW_NS;
+
+	if (!evaluating)
+		window = max_t(s64, window,
+			       READ_ONCE(sgc->sgp->freq_update_delay_ns));
+	if (!sgc->sampled || since >= window)
+		sugov_inv_sample(sgc, time);
+}
+
+/*
+ * Utilization inputs of a shared policy: the highest util, busy fraction
+ * and iowait boost over its CPUs, ignoring CPUs whose hook has not run
+ * for SUGOV_INV_STALE_NS (idle without a tick, or going offline): their
+ * estimate describes the past.  Returns the CPU whose util won, for the
+ * delivered frequency in the tracepoint.
+ */
+static struct sugov_inv_cpu *
+sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
+			struct sugov_inv_in *in)
+{
+	struct sugov_inv_policy_data *sgp = sgc->sgp;
+	struct sugov_inv_cpu *top = sgc;
+	unsigned int j;
+
+	lockdep_assert_held(&sgp->update_lock);
+
+	for_each_cpu(j, sgp->policy->cpus) {
+		struct sugov_inv_cpu *j_sgc = &per_cpu(sugov_inv_cpus, j);
+		u32 boost, util;
+
+		/* Decays (or drops) the boost of every CPU, stale or not */
+		boost = sugov_inv_iowait_apply(&j_sgc->iowait,
+					       time - j_sgc->last_update);
+		if (j_sgc != sgc && sugov_inv_stale(time, j_sgc->last_update))
+			continue;
+
+		util = sugov_inv_est_util(&j_sgc->est);
+		if (util > in->util_inv) {
+			in->util_inv = util;
+			top = j_sgc;
+		}
+		in->util_raw = max(in->util_raw, sugov_inv_est_busy(&j_sgc->est));
+		in->boost = max(in->boost, boost);
+	}
+	return top;
+}
+
+/* Slow path: hand @sgp->next_freq to the kthread (update_lock held) */
+static void sugov_inv_deferred_update(struct sugov_inv_policy_data *sgp)
+{
+	lockdep_assert_held(&sgp->update_lock);
+
+	/*
+	 * One queued work is enough: it reads next_freq under update_lock
+	 * when it runs, so it sends the latest value.
+	 */
+	if (!sgp->work_in_progress) {
+		sgp->work_in_progress = true;
+		irq_work_queue(&sgp->irq_work);
+	}
+}
+
+/*
+ * Send @next to the driver unless it changes nothing.  Returns true when a
+ * request was made.  The evaluation time restarts the rate limit either
+ * way: util only changes with a new window, so evaluating again sooner
+ * would find the same answer.
+ */
+static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
+			     unsigned int next)
+{
+	struct cpufreq_policy *policy = sgp->policy;
+	bool force = sgp->need_freq_update;
+
+	sgp->last_eval_time = time;
+	sgp->need_freq_update = false;
+
+	/*
+	 * After a limits change the request goes out even when unchanged:
+	 * 6.1 does not export cpufreq_driver_test_flags(), so the governor
+	 * cannot tell whether the driver wants CPUFREQ_NEED_UPDATE_LIMITS,
+	 * and one extra request per limits change is cheap.
+	 */
+	if (next == sgp->next_freq && !force)
+		return false;
+
+	/* No worker: fast switch was enabled at init */
+	if (!sgp->worker) {
+		/* Serialized by the rq lock (single) or update_lock (shared) */
+		sgp->next_freq = next;
+		cpufreq_driver_fast_switch(policy, next);
+		return true;
+	}
+
+	if (sgp->shared) {
+		/* The hook holds update_lock for the whole evaluation */
+		lockdep_assert_held(&sgp->update_lock);
+		sgp->next_freq = next;
+		sugov_inv_deferred_update(sgp);
+	} else {
+		raw_spin_lock(&sgp->update_lock);
+		sgp->next_freq = next;
+		sugov_inv_deferred_update(sgp);
+		raw_spin_unlock(&sgp->update_lock);
+	}
+	return true;
+}
+
+/* One evaluation of @sgc's policy, from @sgc's hook */
+static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
+{
+	struct sugov_inv_policy_data *sgp = sgc->sgp;
+	struct cpufreq_policy *policy = sgp->policy;
+	struct sugov_inv_tunables *tunables = sgp->tunables;
+	struct sugov_inv_cpu *top = sgc;
+	struct sugov_inv_in in = { };
+	struct sugov_inv_out out;
+	struct freq_inv_caps caps;
+	enum sugov_inv_reason reason;
+	unsigned int next;
+	bool request;
+
+	if (sgp->shared) {
+		top = sugov_inv_gather_shared(sgc, time, &in);
+	} else {
+		in.util_inv = sugov_inv_est_util(&sgc->est);
+		in.util_raw = sugov_inv_est_busy(&sgc->est);
+		in.boost = sugov_inv_iowait_apply(&sgc->iowait,
+						  time - sgc->last_update);
+	}
+
+	sugov_inv_get_caps(sgc->cpu, policy, &caps);
+	in.policy = READ_ONCE(tunables->freq_max_policy);
+	in.headroom_pct = READ_ONCE(tunables->headroom_pct);
+	in.overutil_pct = READ_ONCE(tunables->overutil_pct);
+	in.cur_khz = READ_ONCE(policy->cur);
+	in.cpu_max_khz = policy->cpuinfo.max_freq;
+	in.max_p_khz = caps.max_p_khz;
+	in.mid_khz = caps.midpoint_khz;
+	in.max_boost_khz = caps.max_boost_khz;
+	in.ref_khz = caps.reference_khz;
+
+	sugov_inv_decide(&in, &out);
+	reason = out.reason;
+
+	/* Lowest table entry at or above the target, within min..max */
+	next = cpufreq_driver_resolve_freq(policy, out.raw_khz);
+
+	/*
+	 * Busy-CPU hold (schedutil's, single-CPU policies): a CPU that has
+	 * not idled in any window since its last evaluation keeps its
+	 * frequency rather than lose it to a util average that is still
+	 * catching up.  Not after a limits change, which must apply, and
+	 * not without a measured window (nothing is known then).
+	 */
+	if (!sgp->shared && !sgp->need_freq_update &&
+	    sgc->samples_since_eval && !sgc->idled_since_eval &&
+	    next < sgp->next_freq) {
+		next = sgp->next_freq;
+		reason = SUGOV_INV_REASON_HOLD;
+	}
+	sgc->samples_since_eval = 0;
+	sgc->idled_since_eval = false;
+
+	if (sgp->need_freq_update)
+		reason = SUGOV_INV_REASON_LIMITS;
+
+	request = sugov_inv_commit(sgp, time, next);
+
+	sugov_inv_stat_inc(&sgc->stats.evals);
+	if (request || reason == SUGOV_INV_REASON_HOLD)
+		sugov_inv_stat_inc(&sgc->stats.reasons[reason]);
+	WRITE_ONCE(sgc->stats.last_util, out.util);
+	WRITE_ONCE(sgc->stats.last_raw, out.raw_khz);
+	WRITE_ONCE(sgc->stats.last_next, next);
+
+	trace_sugov_inv_decision(sgc->cpu, policy->cpu, out.util, in.util_raw,
+				 top->deliv_khz, in.policy, out.freq_max_khz,
+				 out.raw_khz, next, reason, request);
+}
+
+/*
+ * Body of the update_util hooks.  The scheduler calls them with the rq lock
+ * of sgc->cpu held and IRQs off, on that CPU or (remote wake-ups, load
+ * balancing) on another one: no sleeping, no allocation, no printk.
+ */
+static void sugov_inv_update(struct sugov_inv_cpu *sgc, u64 time,
+			     unsigned int flags)
+{
+	struct sugov_inv_policy_data *sgp = sgc->sgp;
+	bool due;
+
+	sugov_inv_iowait_note(&sgc->iowait, time - sgc->last_update,
+			      flags & SCHED_CPUFREQ_IOWAIT);
+	sgc->last_update = time;
+
+	/*
+	 * Stop for remote calls the driver cannot act on: computing a
+	 * frequency nobody can set is wasted work.
+	 */
+	if (!sugov_inv_this_cpu_can_update(sgp->policy))
+		return;
+
+	due = sugov_inv_should_update(sgp, time);
+
+	/* Idle time and APERF/MPERF can only be read on the CPU itself */
+	if (sgc->cpu == smp_processor_id())
+		sugov_inv_maybe_sample(sgc, time, due);
+
+	if (!due) {
+		sugov_inv_stat_inc(&sgc->stats.ratelimited);
+		return;
+	}
+
+	sugov_inv_evaluate(sgc, time);
+}
+
+/* Hook of a single-CPU policy: the CPU's rq lock serializes everything */
+static void sugov_inv_update_single(struct update_util_data *hook, u64 time,
+				    unsigned int flags)
+{
+	sugov_inv_update(container_of(hook, struct sugov_inv_cpu, update_util),
+			 time, flags);
+}
+
+/* Hook of a shared policy: update_lock serializes the policy's CPUs */
+static void sugov_inv_update_shared(struct update_util_data *hook, u64 time,
+				    unsigned int flags)
+{
+	struct sugov_inv_cpu *sgc = container_of(hook, struct sugov_inv_cpu,
+						 update_util);
+	struct sugov_inv_policy_data *sgp = sgc->sgp;
+
+	raw_spin_lock(&sgp->update_lock);
+	sugov_inv_update(sgc, time, flags);
+	raw_spin_unlock(&sgp->update_lock);
+}
+
+/* Slow path: the kthread's work, calls the driver (may sleep) */
+static void sugov_inv_work(struct kthread_work *work)
+{
+	struct sugov_inv_policy_data *sgp =
+		container_of(work, struct sugov_inv_policy_data, work);
+	unsigned long flags;
+	unsigned int freq;
+
+	/*
+	 * Read next_freq and clear work_in_progress together: a hook that
+	 * sets a newer next_freq after this point sees work_in_progress
+	 * false and queues the work again, so no request is lost.
+	 */
+	raw_spin_lock_irqsave(&sgp->update_lock, flags);
+	freq = sgp->next_freq;
+	sgp->work_in_progress = false;
+	raw_spin_unlock_irqrestore(&sgp->update_lock, flags);
+
+	mutex_lock(&sgp->work_lock);
+	__cpufreq_driver_target(sgp->policy, freq, CPUFREQ_RELATION_L);
+	mutex_unlock(&sgp->work_lock);
+}
+
+/* Slow path: hard IRQ context, hands the work to the kthread */
+static void sugov_inv_irq_work(struct irq_work *irq_work)
+{
+	struct sugov_inv_policy_data *sgp =
+		container_of(irq_work, struct sugov_inv_policy_data, irq_work);
+
+	kthread_queue_work(sgp->worker, &sgp->work);
+}
+
+/************************** sysfs interface ************************/
+
+/* The one tunables set of a system without governor-per-policy (x86) */
+static struct sugov_inv_tunables *global_tunables;
+/* Protects global_tunables and the tunables' policy lists in init/exit */
+static DEFINE_MUTEX(global_tunables_lock);
+
+static inline struct sugov_inv_tunables *
+to_sugov_inv_tunables(struct gov_attr_set *attr_set)
+{
+	return container_of(attr_set, struct sugov_inv_tunables, attr_set);
+}
+
+/*
+ * Parse an unsigned decimal and check its range.  Garbage is -EINVAL, a
+ * number outside [min, max] -ERANGE; the caller stores nothing then.
+ */
+static int sugov_inv_parse_uint(const char *buf, unsigned int min,
+				unsigned int max, unsigned int *val)
+{
+	unsigned int v;
+
+	if (kstrtouint(buf, 10, &v))
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*val = v;
+	return 0;
+}
+
+static ssize_t rate_limit_us_show(struct gov_attr_set *attr_set, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  to_sugov_inv_tunables(attr_set)->rate_limit_us);
+}
+
+static ssize_t rate_limit_us_store(struct gov_attr_set *attr_set,
+				   const char *buf, size_t count)
+{
+	struct sugov_inv_tunables *tunables = to_sugov_inv_tunables(attr_set);
+	struct sugov_inv_policy_data *sgp;
+	unsigned int val;
+	int ret;
+
+	/* governor_sysfs_ops holds it; it also keeps policy_list stable */
+	lockdep_assert_held(&attr_set->update_lock);
+
+	ret = sugov_inv_parse_uint(buf, 0, SUGOV_INV_RATE_LIMIT_MAX_US, &val);
+	if (ret)
+		return ret;
+
+	WRITE_ONCE(tunables->rate_limit_us, val);
+	list_for_each_entry(sgp, &attr_set->policy_list, tunables_hook)
+		WRITE_ONCE(sgp->freq_update_delay_ns,
+			   (s64)val * NSEC_PER_USEC);
+	return count;
+}
+
+static ssize_t freq_max_policy_show(struct gov_attr_set *attr_set, char *buf)
+{
+	unsigned int active = READ_ONCE(to_sugov_inv_tunables(attr_set)->freq_max_policy);
+	ssize_t len = 0;
+	unsigned int i;
+
+	/* The kernel habit: every choice, the active one in brackets */
+	for (i = 0; i < SUGOV_INV_NR_POLICIES; i++)
+		len += sysfs_emit_at(buf, len, i == active ? "%s[%s]" : "%s%s",
+				     i ? " " : "", sugov_inv_policy_names[i]);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+static ssize_t freq_max_policy_store(struct gov_attr_set *attr_set,
+				     const char *buf, size_t count)
+{
+	struct sugov_inv_tunables *tunables = to_sugov_inv_tunables(attr_set);
+	int i;
+
+	lockdep_assert_held(&attr_set->update_lock);
+
+	/* Exact names only (a trailing newline is allowed) */
+	i = sysfs_match_string(sugov_inv_policy_names, buf);
+	if (i < 0)
+		return i;
+
+	/* The next evaluation of each policy uses it */
+	WRITE_ONCE(tunables->freq_max_policy, i);
+	return count;
+}
+
+/*
+ * Store an unsigned tunable after checking its range; the value is left
+ * as it was on any error.
+ */
+static ssize_t sugov_inv_store_uint(struct gov_attr_set *attr_set,
+				    const char *buf, size_t count,
+				    unsigned int min, unsigned int max,
+				    unsigned int *field)
+{
+	unsigned int val;
+	int ret;
+
+	lockdep_assert_held(&attr_set->update_lock);
+
+	ret = sugov_inv_parse_uint(buf, min, max, &val);
+	if (ret)
+		return ret;
+	WRITE_ONCE(*field, val);
+	return count;
+}
+
+static ssize_t headroom_pct_show(struct gov_attr_set *attr_set, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  to_sugov_inv_tunables(attr_set)->headroom_pct);
+}
+
+static ssize_t headroom_pct_store(struct gov_attr_set *attr_set,
+				  const char *buf, size_t count)
+{
+	return sugov_inv_store_uint(attr_set, buf, count,
+				    SUGOV_INV_HEADROOM_MIN,
+				    SUGOV_INV_HEADROOM_MAX,
+				    &to_sugov_inv_tunables(attr_set)->headroom_pct);
+}
+
+static ssize_t overutil_threshold_pct_show(struct gov_attr_set *attr_set,
+					   char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  to_sugov_inv_tunables(attr_set)->overutil_pct);
+}
+
+static ssize_t overutil_threshold_pct_store(struct gov_attr_set *attr_set,
+					    const char *buf, size_t count)
+{
+	return sugov_inv_store_uint(attr_set, buf, count,
+				    SUGOV_INV_OVERUTIL_MIN,
+				    SUGOV_INV_OVERUTIL_MAX,
+				    &to_sugov_inv_tunables(attr_set)->overutil_pct);
+}
+
+static ssize_t util_halflife_ms_show(struct gov_attr_set *attr_set, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  to_sugov_inv_tunables(attr_set)->halflife_ms);
+}
+
+static ssize_t util_halflife_ms_store(struct gov_attr_set *attr_set,
+				      const char *buf, size_t count)
+{
+	return sugov_inv_store_uint(attr_set, buf, count,
+				    SUGOV_INV_HALFLIFE_MIN_MS,
+				    SUGOV_INV_HALFLIFE_MAX_MS,
+				    &to_sugov_inv_tunables(attr_set)->halflife_ms);
+}
+
+static struct governor_attr rate_limit_us = __ATTR_RW(rate_limit_us);
+static struct governor_attr freq_max_policy = __ATTR_RW(freq_max_policy);
+static struct governor_attr headroom_pct = __ATTR_RW(headroom_pct);
+static struct governor_attr overutil_threshold_pct =
+	__ATTR_RW(overutil_threshold_pct);
+static struct governor_attr util_halflife_ms = __ATTR_RW(util_halflife_ms);
+
+static struct attribute *sugov_inv_attrs[] = {
+	&rate_limit_us.attr,
+	&freq_max_policy.attr,
+	&headroom_pct.attr,
+	&overutil_threshold_pct.attr,
+	&util_halflife_ms.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(sugov_inv);
+
+/*
+ * kobject release: the only place the tunables are freed.  It runs when
+ * the last reference goes, after gov_attr_set_put() dropped the governor's
+ * and after any sysfs reader or writer still inside a show/store.
+ */
+static void sugov_inv_tunables_free(struct kobject *kobj)
+{
+	kfree(to_sugov_inv_tunables(to_gov_attr_set(kobj)));
+}
+
+static const struct kobj_type sugov_inv_tunables_ktype = {
+	.default_groups = sugov_inv_groups,
+	.sysfs_ops = &governor_sysfs_ops,
+	.release = sugov_inv_tunables_free,
+};
+
+/********************** cpufreq governor interface *********************/
+
+static struct cpufreq_governor sugov_inv_gov;
+
+static int sugov_inv_kthread_create(struct sugov_inv_policy_data *sgp)
+{
+	struct cpufreq_policy *policy = sgp->policy;
+	struct kthread_worker *worker;
+	int ret;
+
+	/* Fast switch calls the driver from the hook: no thread needed */
+	if (policy->fast_switch_enabled)
+		return 0;
+
+	kthread_init_work(&sgp->work, sugov_inv_work);
+	worker = kthread_run_worker(0, "sugov_inv:%u",
+				    cpumask_first(policy->related_cpus));
+	if (IS_ERR(worker)) {
+		pr_err("cannot create the worker of policy%u: %ld\n",
+		       policy->cpu, PTR_ERR(worker));
+		return PTR_ERR(worker);
+	}
+
+	/*
+	 * schedutil's thread is SCHED_DEADLINE with the kernel-internal
+	 * SCHED_FLAG_SUGOV; a module can only ask for SCHED_FIFO (priority
+	 * 50): above every normal task, below higher RT priorities.
+	 */
+	sched_set_fifo(worker->task);
+
+	/*
+	 * Run on the policy's CPUs, where the driver expects to be called
+	 * (kthread_bind_mask() is not exported; this is its effect, though
+	 * root can still move the thread).
+	 */
+	ret = set_cpus_allowed_ptr(worker->task, policy->related_cpus);
+	if (ret) {
+		kthread_destroy_worker(worker);
+		pr_err("cannot bind the worker of policy%u: %d\n",
+		       policy->cpu, ret);
+		return ret;
+	}
+
+	init_irq_work(&sgp->irq_work, sugov_inv_irq_work);
+	mutex_init(&sgp->work_lock);
+	sgp->worker = worker;
+	return 0;
+}
+
+static void sugov_inv_kthread_stop(struct sugov_inv_policy_data *sgp)
+{
+	if (!sgp->worker)
+		return;
+
+	/* Flushes queued work, then stops and frees the thread */
+	kthread_destroy_worker(sgp->worker);
+	sgp->worker = NULL;
+	mutex_destroy(&sgp->work_lock);
+}
+
+static struct sugov_inv_tunables *
+sugov_inv_tunables_alloc(struct sugov_inv_policy_data *sgp)
+{
+	struct sugov_inv_tunables *tunables;
+
+	lockdep_assert_held(&global_tunables_lock);
+
+	tunables = kzalloc(sizeof(*tunables), GFP_KERNEL);
+	if (!tunables)
+		return NULL;
+
+	gov_attr_set_init(&tunables->attr_set, &sgp->tunables_hook);
+	tunables->rate_limit_us = cpufreq_policy_transition_delay_us(sgp->policy);
+	tunables->freq_max_policy = sugov_inv_default_policy;
+	tunables->headroom_pct = SUGOV_INV_HEADROOM_DEFAULT;
+	tunables->overutil_pct = SUGOV_INV_OVERUTIL_DEFAULT;
+	tunables->halflife_ms = SUGOV_INV_HALFLIFE_DEFAULT_MS;
+
+	if (!have_governor_per_policy())
+		global_tunables = tunables;
+	return tunables;
+}
+
+static void sugov_inv_clear_global_tunables(void)
+{
+	lockdep_assert_held(&global_tunables_lock);
+
+	if (!have_governor_per_policy())
+		global_tunables = NULL;
+}
+
+static int sugov_inv_init(struct cpufreq_policy *policy)
+{
+	struct sugov_inv_policy_data *sgp;
+	struct sugov_inv_tunables *tunables;
+	int ret;
+
+	/* The core calls exit before a second init; anything else is a bug */
+	if (policy->governor_data)
+		return -EBUSY;
+
+	cpufreq_enable_fast_switch(policy);
+
+	sgp = kzalloc(sizeof(*sgp), GFP_KERNEL);
+	if (!sgp) {
+		ret = -ENOMEM;
+		goto disable_fast_switch;
+	}
+	sgp->policy = policy;
+	raw_spin_lock_init(&sgp->update_lock);
+
+	ret = sugov_inv_kthread_create(sgp);
+	if (ret)
+		goto free_sgp;
+
+	mutex_lock(&global_tunables_lock);
+
+	if (global_tunables) {
+		if (WARN_ON(have_governor_per_policy())) {
+			ret = -EINVAL;
+			goto stop_kthread;
+		}
+		gov_attr_set_get(&global_tunables->attr_set,
+				 &sgp->tunables_hook);
+		sgp->tunables = global_tunables;
+		policy->governor_data = sgp;
+		goto out;
+	}
+
+	tunables = sugov_inv_tunables_alloc(sgp);
+	if (!tunables) {
+		ret = -ENOMEM;
+		goto stop_kthread;
+	}
+	sgp->tunables = tunables;
+	policy->governor_data = sgp;
+
+	ret = kobject_init_and_add(&tunables->attr_set.kobj,
+				   &sugov_inv_tunables_ktype,
+				   get_governor_parent_kobj(policy), "%s",
+				   sugov_inv_gov.name);
+	if (ret)
+		goto put_kobj;
+
+out:
+	mutex_unlock(&global_tunables_lock);
+	return 0;
+
+put_kobj:
+	/* Frees the tunables through sugov_inv_tunables_free() */
+	kobject_put(&tunables->attr_set.kobj);
+	policy->governor_data = NULL;
+	sugov_inv_clear_global_tunables();
+stop_kthread:
+	mutex_unlock(&global_tunables_lock);
+	sugov_inv_kthread_stop(sgp);
+free_sgp:
+	kfree(sgp);
+disable_fast_switch:
+	cpufreq_disable_fast_switch(policy);
+	pr_err("policy%u: initialization failed: %d\n", policy->cpu, ret);
+	return ret;
+}
+
+static void sugov_inv_exit(struct cpufreq_policy *policy)
+{
+	struct sugov_inv_policy_data *sgp = policy->governor_data;
+	struct sugov_inv_tunables *tunables = sgp->tunables;
+	unsigned int count;
+
+	mutex_lock(&global_tunables_lock);
+	/* Drops our reference; the last one frees through the release */
+	count = gov_attr_set_put(&tunables->attr_set, &sgp->tunables_hook);
+	policy->governor_data = NULL;
+	if (!count)
+		sugov_inv_clear_global_tunables();
+	mutex_unlock(&global_tunables_lock);
+
+	sugov_inv_kthread_stop(sgp);
+	kfree(sgp);
+	cpufreq_disable_fast_switch(policy);
+}
+
+static int sugov_inv_start(struct cpufreq_policy *policy)
+{
+	struct sugov_inv_policy_data *sgp = policy->governor_data;
+	void (*hook)(struct update_util_data *data, u64 time,
+		     unsigned int flags);
+	struct freq_inv_caps caps;
+	unsigned int cpu;
+
+	sgp->freq_update_delay_ns =
+		(s64)READ_ONCE(sgp->tunables->rate_limit_us) * NSEC_PER_USEC;
+	sgp->last_eval_time = 0;
+	sgp->next_freq = 0;
+	sgp->work_in_progress = false;
+	sgp->limits_changed = false;
+	sgp->need_freq_update = false;
+	sgp->shared = policy_is_shared(policy);
+	hook = sgp->shared ? sugov_inv_update_shared : sugov_inv_update_single;
+
+	for_each_cpu(cpu, policy->cpus) {
+		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
+
+		memset(sgc, 0, sizeof(*sgc));
+		sgc->cpu = cpu;
+		WRITE_ONCE(sgc->sgp, sgp);
+
+		/* Said here, in process context: the hook cannot printk */
+		if (freq_inv_get_caps(cpu, &caps))
+			pr_info("CPU%u: no freq_invariance caps yet; every freq_max is cpuinfo_max_freq (%u kHz)\n",
+				cpu, policy->cpuinfo.max_freq);
+	}
+
+	for_each_cpu(cpu, policy->cpus) {
+		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
+
+		cpufreq_add_update_util_hook(cpu, &sgc->update_util, hook);
+	}
+	return 0;
+}
+
+static void sugov_inv_stop(struct cpufreq_policy *policy)
+{
+	struct sugov_inv_policy_data *sgp = policy->governor_data;
+	unsigned int cpu;
+
+	for_each_cpu(cpu, policy->cpus)
+		cpufreq_remove_update_util_hook(cpu);
+
+	/* The hooks run under rcu_read_lock_sched(): wait for the last one */
+	synchronize_rcu();
+
+	/* Keeps the counters for debugfs; only the ownership goes */
+	for_each_cpu(cpu, policy->cpus)
+		WRITE_ONCE(per_cpu(sugov_inv_cpus, cpu).sgp, NULL);
+
+	if (sgp->worker) {
+		irq_work_sync(&sgp->irq_work);
+		kthread_cancel_work_sync(&sgp->work);
+	}
+}
+
+static void sugov_inv_limits(struct cpufreq_policy *policy)
+{
+	struct sugov_inv_policy_data *sgp = policy->governor_data;
+
+	/*
+	 * Slow path: apply the new limits now, as schedutil does; the fast
+	 * path applies them from the next hook call.
+	 */
+	if (sgp->worker) {
+		mutex_lock(&sgp->work_lock);
+		cpufreq_policy_apply_limits(policy);
+		mutex_unlock(&sgp->work_lock);
+	}
+
+	/*
+	 * cpufreq_set_policy() stored the new policy->min/max before calling
+	 * us: make those stores visible before the flag, so a hook that sees
+	 * the flag reads the new limits.  Pairs with the smp_mb() in
+	 * sugov_inv_should_update().
+	 */
+	smp_wmb();
+	WRITE_ONCE(sgp->limits_changed, true);
+}
+
+static struct cpufreq_governor sugov_inv_gov = {
+	.name	= "sugov_inv",
+	.owner	= THIS_MODULE,
+	.flags	= CPUFREQ_GOV_DYNAMIC_SWITCHING,
+	.init	= sugov_inv_init,
+	.exit	= sugov_inv_exit,
+	.start	= sugov_inv_start,
+	.stop	= sugov_inv_stop,
+	.limits	= sugov_inv_limits,
+};
+
+/************************** debugfs summary ************************/
+
+static struct dentry *sugov_inv_debugfs;
+
+/*
+ * One line per possible CPU; counters since the governor last started on
+ * that CPU.  Columns are named in the header.  Reading races with the
+ * hooks by design (see struct sugov_inv_stats).
+ */
+static int sugov_inv_summary_show(struct seq_file *m, void *unused)
+{
+	unsigned int cpu, r;
+
+	seq_puts(m, "# cpu active evals ratelimited samples");
+	for (r = 0; r < SUGOV_INV_NR_REASONS; r++)
+		seq_printf(m, " req_%s", sugov_inv_reason_names[r]);
+	seq_puts(m, " util busy deliv_khz last_util last_raw_khz last_next_khz\n");
+
+	for_each_possible_cpu(cpu) {
+		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
+		struct sugov_inv_stats *st = &sgc->stats;
+
+		seq_printf(m, "%u %u %llu %llu %llu", cpu,
+			   READ_ONCE(sgc->sgp) ? 1 : 0,
+			   READ_ONCE(st->evals), READ_ONCE(st->ratelimited),
+			   READ_ONCE(st->samples));
+		for (r = 0; r < SUGOV_INV_NR_REASONS; r++)
+			seq_printf(m, " %llu", READ_ONCE(st->reasons[r]));
+		seq_printf(m, " %u %u %u %u %u %u\n",
+			   sugov_inv_est_round(READ_ONCE(sgc->est.util_inv_fp)),
+			   sugov_inv_est_round(READ_ONCE(sgc->est.util_raw_fp)),
+			   READ_ONCE(sgc->deliv_khz), READ_ONCE(st->last_util),
+			   READ_ONCE(st->last_raw), READ_ONCE(st->last_next));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sugov_inv_summary);
+
+/************************** registration ************************/
+
+static char *default_policy = "max_boost";
+module_param(default_policy, charp, 0444);
+MODULE_PARM_DESC(default_policy,
+		 "freq_max_policy of new tunables: max_P, midpoint, max_boost (default), overutil-detect or noinv");
+
+static int __init sugov_inv_module_init(void)
+{
+	int ret;
+
+	ret = sysfs_match_string(sugov_inv_policy_names, default_policy);
+	if (ret < 0) {
+		pr_err("default_policy=%s: not one of max_P midpoint max_boost overutil-detect noinv\n",
+		       default_policy);
+		return -EINVAL;
+	}
+	sugov_inv_default_policy = ret;
+
+	/* Optional: debugfs errors are not fatal (and not worth checking) */
+	sugov_inv_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("summary", 0444, sugov_inv_debugfs, NULL,
+			    &sugov_inv_summary_fops);
+
+	ret = cpufreq_register_governor(&sugov_inv_gov);
+	if (ret) {
+		debugfs_remove_recursive(sugov_inv_debugfs);
+		pr_err("cannot register the governor: %d\n", ret);
+	}
+	return ret;
+}
+module_init(sugov_inv_module_init);
+
+/*
+ * Unload is only possible while no policy uses the governor: the cpufreq
+ * core holds a reference on THIS_MODULE from a policy's governor init to
+ * its exit, so rmmod fails with EBUSY until then.
+ */
+static void __exit sugov_inv_module_exit(void)
+{
+	cpufreq_unregister_governor(&sugov_inv_gov);
+	debugfs_remove_recursive(sugov_inv_debugfs);
+}
+module_exit(sugov_inv_module_exit);
+
+MODULE_DESCRIPTION("schedutil-like cpufreq governor with a selectable freq_max policy");
+MODULE_LICENSE("GPL");
+SUGOV_INV_IMPORT_NS_FREQ_INVARIANCE();
