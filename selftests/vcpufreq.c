@@ -21,8 +21,12 @@
  *   boost=BOOL            boost supported and initially on (default 1)
  *
  * debugfs, /sys/kernel/debug/vcpufreq/:
- *   requests  one line per request, oldest first:
- *             "<time_ns> <cpu> <khz> <fast|slow>"
+ *   requests  one line per request, oldest first, the last 65536 kept:
+ *             "<time_ns> <cpu> <khz> <fast|slow>", time_ns from
+ *             ktime_get_ns() (CLOCK_MONOTONIC), cpu = policy->cpu of the
+ *             policy changed, khz = the table entry set.  The core calls
+ *             ->target_index only when the frequency changes, so slow-path
+ *             records are changes; fast-path ones are every call.
  *   stats     "fast N", "slow N", "total N", "dropped N", "buffered N",
  *             "cpu <cpu> N" per possible CPU, "freq <khz> N" per table entry
  *   cur       "<cpu> <khz>" per possible CPU: the P-state it was last set to
