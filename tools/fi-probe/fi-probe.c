@@ -12,16 +12,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdnoreturn.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "amd_cppc_ratio.h"
 #include "intel_ratio.h"
+
+#define ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
 
 #define EXIT_BAD_INPUT	2
 #define MAX_CPUS	8192
@@ -30,8 +32,7 @@
 static const char *prog = "fi-probe";
 
 /* One line on stderr, then exit: every failure path of the tool */
-static void __attribute__((noreturn, format(printf, 2, 3)))
-die(int status, const char *fmt, ...)
+static noreturn void die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -43,10 +44,10 @@ die(int status, const char *fmt, ...)
 	exit(status);
 }
 
-static void usage(FILE *f)
+static void show_help(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--cpu N]                      (this machine)\n"
+		"Usage: %s [--cpu N]                      (this machine)\n"
 		"       %s --vendor amd --family F --model M --highest-perf N[,N...]\n"
 		"          --nominal-perf N [--lowest-nonlinear-perf N --lowest-perf N]\n"
 		"          --nominal-freq-mhz N [--lowest-freq-mhz N]\n"
@@ -71,7 +72,8 @@ static uint64_t parse_u64(const char *opt, const char *s, uint64_t max)
 	if (errno || *end || end == s)
 		die(EXIT_BAD_INPUT, "--%s: malformed value '%s'", opt, s);
 	if (v > max)
-		die(EXIT_BAD_INPUT, "--%s: value '%s' above %" PRIu64, opt, s, max);
+		die(EXIT_BAD_INPUT, "--%s: value '%s' above %llu", opt, s,
+		    (unsigned long long)max);
 	return v;
 }
 
@@ -213,7 +215,8 @@ static void intel_decode_print(const char *where, struct intel_ratio_raw *raw,
 		err = intel_ratio_bus_khz(raw->family, raw->model, fsb,
 					  &raw->bus_khz);
 		if (err == -ENODATA)
-			die(EXIT_BAD_INPUT, "%sSilvermont/Airmont bus clock needs MSR_FSB_FREQ (--fsb-freq or --bus-khz)",
+			die(EXIT_BAD_INPUT,
+			    "%sSilvermont/Airmont bus clock needs MSR_FSB_FREQ (--fsb-freq or --bus-khz)",
 			    where);
 		if (err)
 			die(EXIT_BAD_INPUT, "%sbus clock: %s", where,
@@ -279,11 +282,14 @@ static unsigned int online_cpus(unsigned int *cpus)
 	fclose(f);
 	for (tok = strtok_r(buf, ",\n", &save); tok;
 	     tok = strtok_r(NULL, ",\n", &save)) {
-		if (sscanf(tok, "%u-%u", &a, &b) != 2) {
-			if (sscanf(tok, "%u", &a) != 1)
-				die(1, SYS_CPU "/online: malformed");
-			b = a;
-		}
+		char *end;
+
+		a = strtoul(tok, &end, 10);
+		b = a;
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		if (end == tok || *end)
+			die(1, SYS_CPU "/online: malformed");
 		for (; a <= b && n < MAX_CPUS; a++)
 			cpus[n++] = a;
 	}
@@ -411,11 +417,12 @@ static void intel_machine(const struct cpu_id *id, unsigned int *cpus,
 			die(EXIT_BAD_INPUT, "%s missing: load the msr module (modprobe msr)",
 			    path);
 		if (fd < 0 && (errno == EACCES || errno == EPERM))
-			die(EXIT_BAD_INPUT, "%s: permission denied (run as root: needs CAP_SYS_RAWIO)",
+			die(EXIT_BAD_INPUT,
+			    "%s: permission denied (run as root: needs CAP_SYS_RAWIO)",
 			    path);
 		if (fd < 0)
 			die(1, "%s: %s", path, strerror(errno));
-		for (j = 0; j < sizeof(regs) / sizeof(regs[0]); j++) {
+		for (j = 0; j < ARRAY_SIZE(regs); j++) {
 			u64 *dst = (u64 *)((char *)&raw + regs[j].off);
 
 			if (read_msr(fd, c, regs[j].msr, dst))
@@ -584,10 +591,10 @@ int main(int argc, char **argv)
 			fsb = parse_u64(name, optarg, UINT64_MAX);
 			break;
 		case 'h':
-			usage(stdout);
+			show_help(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			show_help(stderr);
 			return EXIT_BAD_INPUT;
 		}
 	}
@@ -623,7 +630,8 @@ int main(int argc, char **argv)
 		if (seen & AMD_OPTS)
 			die(EXIT_BAD_INPUT, "AMD CPPC options given with --vendor intel");
 		if (!SEEN(OPT_ACR) != !SEEN(OPT_ACTR))
-			die(EXIT_BAD_INPUT, "--atom-core-ratios and --atom-core-turbo-ratios go together");
+			die(EXIT_BAD_INPUT,
+			    "--atom-core-ratios and --atom-core-turbo-ratios go together");
 		if (!SEEN(OPT_ACR)) {
 			if (!SEEN(OPT_PI))
 				die(EXIT_BAD_INPUT, "missing --platform-info");

@@ -112,7 +112,7 @@ intel_rule() {
 intel_case() {
 	name=$1 published=$2 bus=$3
 	shift 4
-	pi= trl= trl1= misc= acr= actr= model=
+	pi='' trl='' trl1='' misc='' acr='' actr='' model=''
 	a=
 	for arg in "$@"; do
 		case $a in
@@ -196,7 +196,7 @@ amd_numerator() {
 amd_case() {
 	name=$1 published=$2 pubfreq=$3
 	shift 4
-	fam= model= hp= nom= mhz=
+	fam='' model='' hp='' nom='' mhz=''
 	a=
 	for arg in "$@"; do
 		case $a in

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite amd_cppc_ratio: the AMD CPPC decoder (amd_cppc_ratio.c)
+ * against Linux 6.1's arithmetic, with real CPUs' published CPPC values
+ * from ../shared/data/cpus.md, model edges of amd_get_highest_perf(),
+ * the EPYC 7742 seed's frequencies and every malformed input.
+ *
+ * Expectations are written in the tables as the rule itself, e.g.
+ * RATIO(166, 152) for 166 * 1024 / 152, never as the decoder's output;
+ * cpus.md's published results are checked against the same expressions
+ * (published_* fields), so a rule typed wrong here fails too.
+ *
+ * Mutations this suite is meant to catch (see the report of the task that
+ * added it for which were run under KUnit and which through fi-probe):
+ *  - 166 rule forgotten (always 255), or a range edge off by one
+ *  - uniform/ranked rule swapped (max_boost from the wrong highest_perf)
+ *  - midpoint (ratio + 1024) >> 1 dropped or computed from max_boost kHz
+ *  - a zero check dropped (highest, nominal, nominal_freq), which divides
+ *    by zero or returns success with garbage
+ *  - highest < nominal accepted (>= flipped to >), numerator < nominal
+ *    accepted (a kernel ratio below 1024)
+ *  - MHz -> kHz overflow unchecked; the result written on error
+ */
+#include <kunit/test.h>
+#include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include "../amd_cppc_ratio.h"
+
+/* The rules as Linux 6.1 states them: highest * 1024 / nominal ... */
+#define RATIO(h, n)		((u32)div_u64((u64)(h) * 1024, (n)))
+/* ... acpi-cpufreq's cpuinfo.max_freq = nominal_freq * ratio >> 10 ... */
+#define SCALE(khz, r)		((u32)(((u64)(khz) * (r)) >> 10))
+/* ... and cppc.c's arch_max_freq_ratio = (ratio + 1024) >> 1 */
+#define MID_RATIO(r)		(((r) + 1024) >> 1)
+
+#define MAX_CPUS_IN_CASE	8
+
+/**
+ * struct amd_case - one decoder case
+ * @name: what is tested
+ * @family: CPUID family
+ * @model: CPUID model
+ * @hp: CPPC highest_perf of each CPU (@nr entries)
+ * @nr: CPUs in @hp
+ * @nominal: CPPC nominal_perf
+ * @lnl: CPPC lowest_nonlinear_perf
+ * @lowest: CPPC lowest_perf
+ * @nom_mhz: CPPC nominal_freq, MHz
+ * @low_mhz: CPPC lowest_freq, MHz
+ * @err: expected return of amd_cppc_ratio_decode()
+ * @rule: expected max_boost rule
+ * @max_boost_perf: the highest_perf max_boost must use
+ * @kernel_highest: expected amd_get_highest_perf() of 6.1
+ * @published_kernel_ratio: cpus.md's arch_max_freq_ratio, 0 if none
+ * @published_max_freq: cpus.md's acpi-cpufreq max_freq, kHz, 0 if none
+ */
+struct amd_case {
+	const char *name;
+	u32 family, model;
+	u32 hp[MAX_CPUS_IN_CASE];
+	unsigned int nr;
+	u32 nominal, lnl, lowest, nom_mhz, low_mhz;
+	int err;
+	enum amd_cppc_boost_rule rule;
+	u32 max_boost_perf;
+	u32 kernel_highest;
+	u32 published_kernel_ratio;
+	u32 published_max_freq;
+};
+
+static const struct amd_case amd_cases[] = {
+	{
+		/*
+		 * linux-pm thread "cpufreq/amd-pstate: Fix the scaling_max_freq
+		 * setting on shared memory CPPC systems", 2024-09: every core
+		 * 255/152/115/31, nominal 2000 MHz, lowest 400 MHz.  cpus.md:
+		 * 6.1 ratio 1118, max_freq 2183593, invariance 1071.
+		 */
+		.name = "EPYC 7702 17h/31h uniform 255: real boost, kernel 166",
+		.family = 0x17, .model = 0x31,
+		.hp = { 255, 255, 255, 255 }, .nr = 4,
+		.nominal = 152, .lnl = 115, .lowest = 31,
+		.nom_mhz = 2000, .low_mhz = 400,
+		.rule = AMD_CPPC_BOOST_CPPC_HIGHEST, .max_boost_perf = 255,
+		.kernel_highest = 166,
+		.published_kernel_ratio = 1071, .published_max_freq = 2183593,
+	},
+	{
+		/* Same values with cores ranked (synthetic ranks): 6.1's 166 */
+		.name = "EPYC 7702 17h/31h ranked: max_boost from 166",
+		.family = 0x17, .model = 0x31,
+		.hp = { 255, 250, 245, 240 }, .nr = 4,
+		.nominal = 152, .lnl = 115, .lowest = 31,
+		.nom_mhz = 2000, .low_mhz = 400,
+		.rule = AMD_CPPC_BOOST_KERNEL_NUMERATOR, .max_boost_perf = 166,
+		.kernel_highest = 166,
+		.published_kernel_ratio = 1071, .published_max_freq = 2183593,
+	},
+	{
+		/*
+		 * github.com/nokyan/resources/issues/314: per-core ranking up
+		 * to 232 (lower ranks here illustrative), 145/42/16,
+		 * 3800/400 MHz.  cpus.md: 6.1 takes 255, ratio 1800,
+		 * max_freq 6679687.
+		 */
+		.name = "Ryzen 7 7840HS 19h/74h ranked: numerator 255",
+		.family = 0x19, .model = 0x74,
+		.hp = { 232, 232, 227, 222, 217, 212, 207, 202 }, .nr = 8,
+		.nominal = 145, .lnl = 42, .lowest = 16,
+		.nom_mhz = 3800, .low_mhz = 400,
+		.rule = AMD_CPPC_BOOST_KERNEL_NUMERATOR, .max_boost_perf = 255,
+		.kernel_highest = 255,
+		.published_max_freq = 6679687,
+	},
+	{
+		/* One CPU is trivially uniform: its own value, 7840HS-like */
+		.name = "single CPU 19h/74h: CPPC highest 232",
+		.family = 0x19, .model = 0x74,
+		.hp = { 232 }, .nr = 1,
+		.nominal = 145, .nom_mhz = 3800,
+		.rule = AMD_CPPC_BOOST_CPPC_HIGHEST, .max_boost_perf = 232,
+		.kernel_highest = 255,
+	},
+	{
+		/* Synthetic: highest == nominal, no boost at all */
+		.name = "highest == nominal: boost ratio 1024",
+		.family = 0x17, .model = 0x01,
+		.hp = { 120, 120 }, .nr = 2,
+		.nominal = 120, .nom_mhz = 3000,
+		.rule = AMD_CPPC_BOOST_CPPC_HIGHEST, .max_boost_perf = 120,
+		.kernel_highest = 255,
+	},
+	/* ---- malformed: every sanity check is a defined error ---- */
+	{
+		.name = "highest_perf 0",
+		.family = 0x17, .model = 0x31, .hp = { 0 }, .nr = 1,
+		.nominal = 152, .nom_mhz = 2000, .err = -ENODATA,
+	},
+	{
+		.name = "nominal_perf 0",
+		.family = 0x17, .model = 0x31, .hp = { 255 }, .nr = 1,
+		.nominal = 0, .nom_mhz = 2000, .err = -ENODATA,
+	},
+	{
+		.name = "nominal_freq 0",
+		.family = 0x17, .model = 0x31, .hp = { 255 }, .nr = 1,
+		.nominal = 152, .nom_mhz = 0, .err = -ENODATA,
+	},
+	{
+		.name = "highest < nominal",
+		.family = 0x19, .model = 0x74, .hp = { 144 }, .nr = 1,
+		.nominal = 145, .nom_mhz = 3800, .err = -EINVAL,
+	},
+	{
+		/* 166 * 1024 / 170 = 1000: a kernel ratio below 1024 */
+		.name = "6.1 numerator 166 below nominal: ratio below 1024",
+		.family = 0x17, .model = 0x31, .hp = { 255 }, .nr = 1,
+		.nominal = 170, .nom_mhz = 2000, .err = -EINVAL,
+	},
+	{
+		.name = "lowest_perf above lowest_nonlinear_perf",
+		.family = 0x17, .model = 0x31, .hp = { 255 }, .nr = 1,
+		.nominal = 152, .lnl = 31, .lowest = 115, .nom_mhz = 2000,
+		.err = -EINVAL,
+	},
+	{
+		.name = "lowest_nonlinear_perf above nominal",
+		.family = 0x17, .model = 0x31, .hp = { 255 }, .nr = 1,
+		.nominal = 152, .lnl = 153, .nom_mhz = 2000, .err = -EINVAL,
+	},
+	{
+		.name = "lowest_freq above nominal_freq",
+		.family = 0x17, .model = 0x31, .hp = { 255 }, .nr = 1,
+		.nominal = 152, .nom_mhz = 2000, .low_mhz = 2001,
+		.err = -EINVAL,
+	},
+	{
+		.name = "family 15h: no CPPC",
+		.family = 0x15, .model = 0x02, .hp = { 255 }, .nr = 1,
+		.nominal = 152, .nom_mhz = 2000, .err = -EOPNOTSUPP,
+	},
+	{
+		/* 5,000,000 MHz * 1000 does not fit u32 kHz */
+		.name = "nominal_freq MHz -> kHz overflow",
+		.family = 0x17, .model = 0x31, .hp = { 255 }, .nr = 1,
+		.nominal = 152, .nom_mhz = 5000000, .err = -ERANGE,
+	},
+	{
+		/* U32_MAX * 1024 / 1 does not fit a u32 ratio */
+		.name = "highest U32_MAX over nominal 1: ratio overflow",
+		.family = 0x1a, .model = 0x02, .hp = { U32_MAX }, .nr = 1,
+		.nominal = 1, .nom_mhz = 1, .err = -ERANGE,
+	},
+};
+
+static void amd_case_desc(const struct amd_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(amd_decode, amd_cases, amd_case_desc);
+
+static void amd_fill_raw(const struct amd_case *c, struct amd_cppc_raw *raw,
+			 bool uniform)
+{
+	unsigned int i;
+
+	memset(raw, 0, sizeof(*raw));
+	raw->family = c->family;
+	raw->model = c->model;
+	/* This CPU: the best-ranked one, the value a naive reader would take */
+	for (i = 0; i < c->nr; i++)
+		raw->highest_perf = max(raw->highest_perf, c->hp[i]);
+	raw->highest_perf_uniform = uniform;
+	raw->nominal_perf = c->nominal;
+	raw->lowest_nonlinear_perf = c->lnl;
+	raw->lowest_perf = c->lowest;
+	raw->nominal_freq_mhz = c->nom_mhz;
+	raw->lowest_freq_mhz = c->low_mhz;
+}
+
+static void amd_decode_test(struct kunit *test)
+{
+	const struct amd_case *c = test->param_value;
+	struct amd_cppc_ratio_result res, poison;
+	struct amd_cppc_raw raw;
+	const char *why = NULL;
+	u32 max_p, kboost, kmax, kratio, boost_ratio, max_boost;
+	bool uniform = true;
+	int ret;
+
+	/* A zero among several CPUs is the helper's to refuse */
+	if (c->nr > 1) {
+		ret = amd_cppc_ratio_highest_uniform(c->hp, c->nr, &uniform);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+	}
+	amd_fill_raw(c, &raw, uniform);
+
+	memset(&poison, 0xa5, sizeof(poison));
+	res = poison;
+	ret = amd_cppc_ratio_decode_reason(&raw, &res, &why);
+	KUNIT_ASSERT_EQ(test, ret, c->err);
+	if (c->err) {
+		/* Nothing written on error, and a reason for the log line */
+		KUNIT_EXPECT_EQ(test, 0, memcmp(&res, &poison, sizeof(res)));
+		KUNIT_EXPECT_NOT_ERR_OR_NULL(test, why);
+		KUNIT_EXPECT_EQ(test, ret, amd_cppc_ratio_decode(&raw, &res));
+		return;
+	}
+
+	max_p = c->nom_mhz * 1000;
+	kboost = RATIO(c->kernel_highest, c->nominal);
+	kmax = SCALE(max_p, kboost);
+	kratio = MID_RATIO(kboost);
+	boost_ratio = RATIO(c->max_boost_perf, c->nominal);
+	max_boost = SCALE(max_p, boost_ratio);
+
+	/* The rule here must reproduce what cpus.md says 6.1 computed */
+	if (c->published_kernel_ratio)
+		KUNIT_EXPECT_EQ(test, kratio, c->published_kernel_ratio);
+	if (c->published_max_freq)
+		KUNIT_EXPECT_EQ(test, kmax, c->published_max_freq);
+
+	KUNIT_EXPECT_EQ(test, res.max_p_khz, max_p);
+	KUNIT_EXPECT_EQ(test, res.max_boost_rule, c->rule);
+	KUNIT_EXPECT_EQ(test, res.max_boost_perf, c->max_boost_perf);
+	KUNIT_EXPECT_EQ(test, res.boost_ratio, boost_ratio);
+	KUNIT_EXPECT_EQ(test, res.max_boost_khz, max_boost);
+	KUNIT_EXPECT_EQ(test, res.midpoint_khz,
+			(u32)(((u64)max_p + max_boost) / 2));
+	KUNIT_EXPECT_EQ(test, res.kernel_highest_perf, c->kernel_highest);
+	KUNIT_EXPECT_EQ(test, res.kernel_boost_ratio, kboost);
+	KUNIT_EXPECT_EQ(test, res.kernel_max_freq_khz, kmax);
+	KUNIT_EXPECT_EQ(test, res.kernel_ratio, kratio);
+	KUNIT_EXPECT_EQ(test, res.kernel_reference_khz, SCALE(max_p, kratio));
+	KUNIT_EXPECT_EQ(test, res.cppc_boost_ratio,
+			RATIO(raw.highest_perf, c->nominal));
+	KUNIT_EXPECT_EQ(test, res.cppc_max_boost_khz,
+			SCALE(max_p, RATIO(raw.highest_perf, c->nominal)));
+	KUNIT_EXPECT_EQ(test, res.lowest_freq_khz, c->low_mhz * 1000);
+	/* Linux 6.1's invariance never goes below 1024 on a valid part */
+	KUNIT_EXPECT_GE(test, res.kernel_ratio, 1024U);
+	KUNIT_EXPECT_LE(test, res.max_p_khz, res.max_boost_khz);
+}
+
+/**
+ * struct amd_model_case - one edge of amd_get_highest_perf()'s table
+ * @name: what is tested
+ * @family: CPUID family
+ * @model: CPUID model
+ * @highest: 166 or 255, as 6.1's arch/x86/kernel/cpu/amd.c returns
+ */
+struct amd_model_case {
+	const char *name;
+	u32 family, model, highest;
+};
+
+/* Every first/last model of each 166 range and its neighbours */
+static const struct amd_model_case amd_model_cases[] = {
+	{ "17h/2fh before Rome", 0x17, 0x2f, 255 },
+	{ "17h/30h first of 30h-3fh", 0x17, 0x30, 166 },
+	{ "17h/31h Rome (EPYC 7002)", 0x17, 0x31, 166 },
+	{ "17h/3fh last of 30h-3fh", 0x17, 0x3f, 166 },
+	{ "17h/40h after 30h-3fh", 0x17, 0x40, 255 },
+	{ "17h/6fh before Matisse", 0x17, 0x6f, 255 },
+	{ "17h/70h first of 70h-7fh", 0x17, 0x70, 166 },
+	{ "17h/71h Matisse (Ryzen 3000)", 0x17, 0x71, 166 },
+	{ "17h/7fh last of 70h-7fh", 0x17, 0x7f, 166 },
+	{ "17h/80h after 70h-7fh", 0x17, 0x80, 255 },
+	{ "17h/01h Naples (Zen 1)", 0x17, 0x01, 255 },
+	{ "19h/01h Milan", 0x19, 0x01, 255 },
+	{ "19h/1fh before Vermeer", 0x19, 0x1f, 255 },
+	{ "19h/20h first of 20h-2fh", 0x19, 0x20, 166 },
+	{ "19h/21h Vermeer (Ryzen 5000)", 0x19, 0x21, 166 },
+	{ "19h/2fh last of 20h-2fh", 0x19, 0x2f, 166 },
+	{ "19h/30h after 20h-2fh", 0x19, 0x30, 255 },
+	{ "19h/3fh before 40h-6fh", 0x19, 0x3f, 255 },
+	{ "19h/40h first of 40h-6fh", 0x19, 0x40, 166 },
+	{ "19h/50h Cezanne", 0x19, 0x50, 166 },
+	{ "19h/61h Raphael", 0x19, 0x61, 166 },
+	{ "19h/6fh last of 40h-6fh", 0x19, 0x6f, 166 },
+	{ "19h/70h after 40h-6fh", 0x19, 0x70, 255 },
+	{ "19h/74h Phoenix", 0x19, 0x74, 255 },
+	{ "18h/31h Hygon: same model, other family", 0x18, 0x31, 255 },
+	{ "1ah/02h Zen 5", 0x1a, 0x02, 255 },
+};
+
+static void amd_model_desc(const struct amd_model_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(amd_model, amd_model_cases, amd_model_desc);
+
+static void amd_kernel_highest_test(struct kunit *test)
+{
+	const struct amd_model_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, c->highest,
+			amd_cppc_ratio_kernel_highest_perf(c->family, c->model));
+}
+
+/**
+ * struct amd_uniform_case - one call of amd_cppc_ratio_highest_uniform()
+ * @name: what is tested
+ * @hp: highest_perf of each CPU
+ * @nr: entries of @hp passed
+ * @err: expected return
+ * @uniform: expected result when @err is 0
+ */
+struct amd_uniform_case {
+	const char *name;
+	u32 hp[4];
+	unsigned int nr;
+	int err;
+	bool uniform;
+};
+
+static const struct amd_uniform_case amd_uniform_cases[] = {
+	{ "one CPU", { 255 }, 1, 0, true },
+	{ "all equal (EPYC 7702)", { 255, 255, 255, 255 }, 4, 0, true },
+	{ "last differs", { 232, 232, 232, 227 }, 4, 0, false },
+	{ "first differs", { 227, 232, 232, 232 }, 4, 0, false },
+	{ "a CPU reports 0", { 255, 0, 255, 255 }, 4, -ENODATA, false },
+	{ "no CPUs", { 255 }, 0, -EINVAL, false },
+};
+
+static void amd_uniform_desc(const struct amd_uniform_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(amd_uniform, amd_uniform_cases, amd_uniform_desc);
+
+static void amd_uniform_test(struct kunit *test)
+{
+	const struct amd_uniform_case *c = test->param_value;
+	bool uniform = !c->uniform;
+	int ret;
+
+	ret = amd_cppc_ratio_highest_uniform(c->hp, c->nr, &uniform);
+	KUNIT_ASSERT_EQ(test, ret, c->err);
+	if (!ret)
+		KUNIT_EXPECT_EQ(test, uniform, c->uniform);
+}
+
+static void amd_null_test(struct kunit *test)
+{
+	struct amd_cppc_ratio_result res;
+	struct amd_cppc_raw raw = { };
+	bool uniform;
+	u32 hp = 255;
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, amd_cppc_ratio_decode(NULL, &res));
+	KUNIT_EXPECT_EQ(test, -EINVAL, amd_cppc_ratio_decode(&raw, NULL));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			amd_cppc_ratio_highest_uniform(NULL, 1, &uniform));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			amd_cppc_ratio_highest_uniform(&hp, 1, NULL));
+	KUNIT_EXPECT_STREQ(test, "unknown", amd_cppc_ratio_rule_name(99));
+}
+
+/*
+ * Seed machine EPYC 7742: only frequencies are published (AIDA64 P-state
+ * MSRs in InstLatx64 AuthenticAMD0830F10_K17_Rome_CPUID.txt: P0 2250 MHz;
+ * boost 3400 MHz, LKML 20210121003223.20257-1-ggherdovich@suse.cz).
+ * midpoint = (2250000 + 3400000) / 2; and no wrap near U32_MAX.
+ */
+static void amd_midpoint_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, (2250000U + 3400000U) / 2,
+			amd_cppc_ratio_midpoint_khz(2250000, 3400000));
+	KUNIT_EXPECT_EQ(test, 2825000U,
+			amd_cppc_ratio_midpoint_khz(3400000, 2250000));
+	KUNIT_EXPECT_EQ(test, U32_MAX, amd_cppc_ratio_midpoint_khz(U32_MAX,
+								   U32_MAX));
+	KUNIT_EXPECT_EQ(test, U32_MAX - 1,
+			amd_cppc_ratio_midpoint_khz(U32_MAX, U32_MAX - 1));
+	KUNIT_EXPECT_EQ(test, 1U, amd_cppc_ratio_midpoint_khz(1, 1));
+}
+
+static struct kunit_case amd_cppc_ratio_test_cases[] = {
+	KUNIT_CASE_PARAM(amd_decode_test, amd_decode_gen_params),
+	KUNIT_CASE_PARAM(amd_kernel_highest_test, amd_model_gen_params),
+	KUNIT_CASE_PARAM(amd_uniform_test, amd_uniform_gen_params),
+	KUNIT_CASE(amd_null_test),
+	KUNIT_CASE(amd_midpoint_test),
+	{ }
+};
+
+static struct kunit_suite amd_cppc_ratio_test_suite = {
+	.name = "amd_cppc_ratio",
+	.test_cases = amd_cppc_ratio_test_cases,
+};
+
+kunit_test_suites(&amd_cppc_ratio_test_suite);
