@@ -216,12 +216,13 @@ static void intel_decode_print(const char *where, struct intel_ratio_raw *raw,
 					  &raw->bus_khz);
 		if (err == -ENODATA)
 			die(EXIT_BAD_INPUT,
-			    "%sSilvermont/Airmont bus clock needs MSR_FSB_FREQ (--fsb-freq or --bus-khz)",
+			    "%sSilvermont/Airmont bus clock needs MSR_FSB_FREQ (--fsb-freq or --bus-khz) (ENODATA)",
 			    where);
 		if (err)
-			die(EXIT_BAD_INPUT, "%sbus clock: %s", where,
+			die(EXIT_BAD_INPUT, "%sbus clock: %s (%s)", where,
 			    err == -EINVAL ? "MSR_FSB_FREQ index outside the table" :
-			    "not a family 6 part; Linux 6.1 has no rule for it");
+			    "not a family 6 part; Linux 6.1 has no rule for it",
+			    err_name(err));
 	}
 	err = intel_ratio_decode_reason(raw, &r, &why);
 	if (err)

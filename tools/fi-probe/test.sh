@@ -334,6 +334,21 @@ intel_case "Airmont 06_4c FSB index 5 = 93.3 MHz (synthetic)" - 93300 -- \
 	--vendor $I --family 6 --model 0x4c --atom-core-ratios 0x100000 \
 	--atom-core-turbo-ratios 0x18 --fsb-freq 5
 
+# 6.1 tries the Atom MSRs first on any model (they exist or fault)
+intel_case "Atom MSRs readable on 06_2a: Silvermont rule first (synthetic)" \
+	- 100000 -- --vendor $I --family 6 --model 0x2a --platform-info 0x2200 \
+	--turbo-ratio-limit 0x23242526 --atom-core-ratios 0x100000 \
+	--atom-core-turbo-ratios 0x18
+intel_case "KNM 06_85 two deltas: only the first counts (synthetic)" - 100000 \
+	-- --vendor $I --family 6 --model 0x85 --platform-info 0xd00 \
+	--turbo-ratio-limit 0x6020100f04
+intel_case "Skylake-X 06_55 group 0 has 4 cores (synthetic)" - 100000 -- \
+	--vendor $I --family 6 --model 0x55 --platform-info 0x1900 \
+	--turbo-ratio-limit 0x2224 --turbo-ratio-limit1 0x0804
+intel_case "turbo == base: ratio exactly 1024 (synthetic)" - 100000 -- \
+	--vendor $I --family 6 --model 0x2a --platform-info 0x2200 \
+	--turbo-ratio-limit 0x22222222
+
 # ---------------------------------------------------------------------------
 # AMD parts of cpus.md
 
@@ -375,30 +390,34 @@ amd_case "1ah/02h Turin-class -> 255" - - -- --vendor $A \
 	--family 0x1a --model 0x02 --highest-perf 196 --nominal-perf 120 \
 	--nominal-freq-mhz 2400
 
+amd_case "highest == nominal: no boost (synthetic)" - - -- --vendor $A \
+	--family 0x17 --model 0x01 --highest-perf 120,120 --nominal-perf 120 \
+	--nominal-freq-mhz 3000
+
 # ---------------------------------------------------------------------------
 # Malformed and missing values: exit 2 with one line saying which
 
-bad_case "amd highest_perf 0" highest_perf -- --vendor $A --family 0x17 \
+bad_case "amd highest_perf 0" "highest_perf missing.*ENODATA" -- --vendor $A --family 0x17 \
 	--model 0x31 --highest-perf 0 --nominal-perf 152 --nominal-freq-mhz 2000
-bad_case "amd one CPU's highest_perf 0" highest-perf -- --vendor $A \
+bad_case "amd one CPU's highest_perf 0" "highest-perf.*ENODATA" -- --vendor $A \
 	--family 0x17 --model 0x31 --highest-perf 255,0 --nominal-perf 152 \
 	--nominal-freq-mhz 2000
-bad_case "amd nominal_perf 0" nominal_perf -- --vendor $A --family 0x17 \
+bad_case "amd nominal_perf 0" "nominal_perf missing.*ENODATA" -- --vendor $A --family 0x17 \
 	--model 0x31 --highest-perf 255 --nominal-perf 0 --nominal-freq-mhz 2000
-bad_case "amd nominal_freq 0" nominal_freq -- --vendor $A --family 0x17 \
+bad_case "amd nominal_freq 0" "nominal_freq missing.*ENODATA" -- --vendor $A --family 0x17 \
 	--model 0x31 --highest-perf 255 --nominal-perf 152 --nominal-freq-mhz 0
-bad_case "amd highest < nominal" "highest_perf below nominal" -- --vendor $A \
+bad_case "amd highest < nominal" "highest_perf below nominal.*EINVAL" -- --vendor $A \
 	--family 0x17 --model 0x31 --highest-perf 150 --nominal-perf 152 \
 	--nominal-freq-mhz 2000
-bad_case "amd 166 rule below nominal: ratio below 1024" "below 1024" -- \
+bad_case "amd 166 rule below nominal: ratio below 1024" "below 1024.*EINVAL" -- \
 	--vendor $A --family 0x17 --model 0x31 --highest-perf 255 \
 	--nominal-perf 170 --nominal-freq-mhz 2000
-bad_case "amd lowest_perf above lowest_nonlinear" lowest -- --vendor $A \
+bad_case "amd lowest_perf above lowest_nonlinear" "lowest.*EINVAL" -- --vendor $A \
 	--family 0x17 --model 0x31 --highest-perf 255 --nominal-perf 152 \
 	--lowest-nonlinear-perf 31 --lowest-perf 115 --nominal-freq-mhz 2000
-bad_case "amd family 15h has no CPPC" "family" -- --vendor $A --family 0x15 \
+bad_case "amd family 15h has no CPPC" "family.*EOPNOTSUPP" -- --vendor $A --family 0x15 \
 	--model 0x02 --highest-perf 255 --nominal-perf 152 --nominal-freq-mhz 2000
-bad_case "amd nominal_freq overflows kHz" overflow -- --vendor $A \
+bad_case "amd nominal_freq overflows kHz" "overflow.*ERANGE" -- --vendor $A \
 	--family 0x17 --model 0x31 --highest-perf 255 --nominal-perf 152 \
 	--nominal-freq-mhz 5000000
 bad_case "amd malformed number" "nominal-perf" -- --vendor $A --family 0x17 \
@@ -410,36 +429,40 @@ bad_case "amd missing --nominal-perf" "nominal-perf" -- --vendor $A \
 	--family 0x17 --model 0x31 --highest-perf 255 --nominal-freq-mhz 2000
 bad_case "amd missing --highest-perf" "highest-perf" -- --vendor $A \
 	--family 0x17 --model 0x31 --nominal-perf 152 --nominal-freq-mhz 2000
-bad_case "intel base ratio 0" "base" -- --vendor $I --family 6 --model 0x2a \
+bad_case "intel base ratio 0" "base ratio is 0.*EINVAL" -- --vendor $I --family 6 --model 0x2a \
 	--platform-info 0x0 --turbo-ratio-limit 0x23242526
-bad_case "intel empty turbo bytes" "turbo" -- --vendor $I --family 6 \
+bad_case "intel empty turbo bytes" "turbo ratio byte Linux uses is 0.*EINVAL" -- --vendor $I --family 6 \
 	--model 0x2a --platform-info 0x2200 --turbo-ratio-limit 0
-bad_case "intel 1C byte empty, 4C set" "1-core" -- --vendor $I --family 6 \
+bad_case "intel 1C byte empty, 4C set" "1-core turbo ratio is 0.*EINVAL" -- --vendor $I --family 6 \
 	--model 0x2a --platform-info 0x2200 --turbo-ratio-limit 0x23000000
-bad_case "intel turbo below base: ratio below 1024" "below 1024" -- \
+bad_case "intel turbo below base: ratio below 1024" "below 1024.*EINVAL" -- \
 	--vendor $I --family 6 --model 0x2a --platform-info 0x2200 \
 	--turbo-ratio-limit 0x20202020
-bad_case "intel KNL with no deltas" "KNL" -- --vendor $I --family 6 \
+bad_case "intel KNL with no deltas" "KNL.*EINVAL" -- --vendor $I --family 6 \
 	--model 0x57 --platform-info 0xd00 --turbo-ratio-limit 0x0f04
-bad_case "intel KNL delta only in byte 7 (6.1 leaves it unset)" "KNL" -- \
+bad_case "intel KNL delta only in byte 7 (6.1 leaves it unset)" "KNL.*EINVAL" -- \
 	--vendor $I --family 6 --model 0x57 --platform-info 0xd00 \
 	--turbo-ratio-limit 0x2000000000000f04
-bad_case "intel KNL delta down to 0" "KNL" -- --vendor $I --family 6 \
+bad_case "intel KNL delta down to 0" "KNL.*EINVAL" -- --vendor $I --family 6 \
 	--model 0x57 --platform-info 0xd00 --turbo-ratio-limit 0xe00104
-bad_case "intel SKX group ratio byte 0" "turbo" -- --vendor $I --family 6 \
-	--model 0x55 --platform-info 0x1900 --turbo-ratio-limit 0x2600 \
-	--turbo-ratio-limit1 0x0402
+bad_case "intel SKX chosen group's ratio byte 0" \
+	"turbo ratio byte Linux uses is 0.*EINVAL" -- --vendor $I --family 6 \
+	--model 0x55 --platform-info 0x1900 --turbo-ratio-limit 0x002600 \
+	--turbo-ratio-limit1 0x040102
+bad_case "intel SKX 1C group's ratio byte 0" "1-core.*EINVAL" -- \
+	--vendor $I --family 6 --model 0x55 --platform-info 0x1900 \
+	--turbo-ratio-limit 0x2600 --turbo-ratio-limit1 0x0402
 bad_case "intel missing --turbo-ratio-limit" "turbo-ratio-limit" -- \
 	--vendor $I --family 6 --model 0x2a --platform-info 0x2200
 bad_case "intel Atom ratios without turbo ratios" "atom-core" -- \
 	--vendor $I --family 6 --model 0x37 --atom-core-ratios 0x181002
-bad_case "intel Silvermont without MSR_FSB_FREQ" "FSB" -- --vendor $I \
+bad_case "intel Silvermont without MSR_FSB_FREQ" "FSB.*ENODATA" -- --vendor $I \
 	--family 6 --model 0x37 --atom-core-ratios 0x181002 \
 	--atom-core-turbo-ratios 0x1d
-bad_case "intel Silvermont FSB index outside table" "FSB" -- --vendor $I \
+bad_case "intel Silvermont FSB index outside table" "FSB.*EINVAL" -- --vendor $I \
 	--family 6 --model 0x37 --atom-core-ratios 0x181002 \
 	--atom-core-turbo-ratios 0x1d --fsb-freq 5
-bad_case "intel family 15" "family" -- --vendor $I --family 15 --model 4 \
+bad_case "intel family 15" "family.*EOPNOTSUPP" -- --vendor $I --family 15 --model 4 \
 	--platform-info 0x2200 --turbo-ratio-limit 0x23242526
 bad_case "intel malformed hex" "platform-info" -- --vendor $I --family 6 \
 	--model 0x2a --platform-info 0xzz --turbo-ratio-limit 0x23242526
