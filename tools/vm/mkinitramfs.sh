@@ -59,9 +59,11 @@ if [ -n "$kmods" ]; then
 	(cd "$kmods" && for m in $(find . -name 'cpufreq_*.ko*' -o -name 'msr.ko*'); do
 		cp --parents "$m" "$dst"
 	done)
-	for f in modules.dep modules.alias modules.builtin modules.order; do
+	for f in modules.builtin modules.builtin.modinfo modules.order; do
 		[ -f "$kmods/$f" ] && cp "$kmods/$f" "$dst"
 	done
+	# A kernel package carries no modules.dep (depmod makes it at install).
+	/sbin/depmod -b "$root" "$krel"
 fi
 
 cp "$top/tools/vm/init" "$root/init"
