@@ -374,6 +374,33 @@ amd_case "EPYC 7702 17h/31h if ranked: kernel numerator 166" 1071 2183593 -- \
 amd_case "17h/2fh just below Rome range -> 255" - - -- --vendor $A \
 	--family 0x17 --model 0x2f --highest-perf 200 --nominal-perf 152 \
 	--nominal-freq-mhz 2000
+amd_case "17h/30h first of 30h-3Fh -> 166" - - -- --vendor $A \
+	--family 0x17 --model 0x30 --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "17h/40h after 30h-3Fh -> 255" - - -- --vendor $A \
+	--family 0x17 --model 0x40 --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "17h/70h first of 70h-7Fh -> 166" - - -- --vendor $A \
+	--family 0x17 --model 0x70 --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "17h/80h after 70h-7Fh -> 255" - - -- --vendor $A \
+	--family 0x17 --model 0x80 --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "19h/20h first of 20h-2Fh -> 166" - - -- --vendor $A \
+	--family 0x19 --model 0x20 --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "19h/2fh last of 20h-2Fh -> 166" - - -- --vendor $A \
+	--family 0x19 --model 0x2f --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "19h/30h after 20h-2Fh -> 255" - - -- --vendor $A \
+	--family 0x19 --model 0x30 --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "19h/40h first of 40h-6Fh -> 166" - - -- --vendor $A \
+	--family 0x19 --model 0x40 --highest-perf 200 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+amd_case "18h/31h Hygon: Rome's model, other family -> 255" - - -- \
+	--vendor $A --family 0x18 --model 0x31 --highest-perf 200 \
+	--nominal-perf 152 --nominal-freq-mhz 2000
 amd_case "17h/7fh last Matisse model -> 166" - - -- --vendor $A \
 	--family 0x17 --model 0x7f --highest-perf 200 --nominal-perf 152 \
 	--nominal-freq-mhz 2000
