@@ -143,11 +143,11 @@ check_dynamic() {
 	reset_record
 	t0=$(now_ns)
 	set_governor "$gov" || return 1
-	sleep 2
+	sleep 1.5
 	t1=$(now_ns)
-	stress-ng --cpu "$NCPU" --timeout 3 --quiet >/dev/null 2>&1
+	stress-ng --cpu "$NCPU" --timeout 2 --quiet >/dev/null 2>&1
 	t2=$(now_ns)
-	sleep 2
+	sleep 1.5
 	t3=$(now_ns)
 	for p in $(policies); do
 		min=$(cat "$p/scaling_min_freq")
