@@ -44,6 +44,31 @@ static noreturn void die(int status, const char *fmt, ...)
 	exit(status);
 }
 
+/*
+ * FI_PROBE_ROOT, when set, prefixes /proc, /sys and /dev paths, so that
+ * test.sh can exercise machine mode on a fake tree (MSR files are read
+ * with pread at the MSR's offset, as /dev/cpu/N/msr is).
+ */
+static const char *root = "";
+
+/* root + path into buf; paths here are short, truncation is an error */
+static const char *rooted(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(root);
+	va_list ap;
+	int m;
+
+	if (n >= len)
+		die(1, "path too long under FI_PROBE_ROOT");
+	memcpy(buf, root, n);
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+	if (m < 0 || (size_t)m >= len - n)
+		die(1, "path too long under FI_PROBE_ROOT");
+	return buf;
+}
+
 static void show_help(FILE *f)
 {
 	fprintf(f,
@@ -239,12 +264,13 @@ struct cpu_id {
 
 static void read_cpuinfo(struct cpu_id *id)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[512];
+	const char *path = rooted(line, sizeof(line), "/proc/cpuinfo");
+	FILE *f = fopen(path, "r");
 	bool fam = false, mod = false;
 
 	if (!f)
-		die(1, "/proc/cpuinfo: %s", strerror(errno));
+		die(1, "%s: %s", path, strerror(errno));
 	memset(id, 0, sizeof(*id));
 	while (fgets(line, sizeof(line), f)) {
 		char *v = strchr(line, ':');
@@ -274,8 +300,8 @@ static void read_cpuinfo(struct cpu_id *id)
 /* Parse the kernel's cpulist ("0-3,6") of online CPUs */
 static unsigned int online_cpus(unsigned int *cpus)
 {
-	FILE *f = fopen(SYS_CPU "/online", "r");
 	char buf[4096], *tok, *save = NULL;
+	FILE *f = fopen(rooted(buf, sizeof(buf), SYS_CPU "/online"), "r");
 	unsigned int n = 0, a, b;
 
 	if (!f || !fgets(buf, sizeof(buf), f))
@@ -305,7 +331,7 @@ static u32 read_cppc(unsigned int cpu, const char *name, bool required)
 	char *end;
 	FILE *f;
 
-	snprintf(path, sizeof(path), SYS_CPU "/cpu%u/acpi_cppc/%s", cpu, name);
+	rooted(path, sizeof(path), SYS_CPU "/cpu%u/acpi_cppc/%s", cpu, name);
 	f = fopen(path, "r");
 	if (!f) {
 		if (!required)
@@ -362,7 +388,10 @@ static void amd_machine(const struct cpu_id *id, unsigned int *cpus,
 	free(highest);
 }
 
-/* pread of one MSR; false when the CPU faults on it (EIO) */
+/*
+ * pread of one MSR; false when the CPU faults on it (EIO), or, in a fake
+ * FI_PROBE_ROOT tree, when the file ends before it
+ */
 static bool read_msr(int fd, unsigned int cpu, u32 msr, u64 *val)
 {
 	ssize_t r = pread(fd, val, sizeof(*val), msr);
@@ -405,14 +434,14 @@ static void intel_machine(const struct cpu_id *id, unsigned int *cpus,
 			.family = id->family, .model = id->model,
 		};
 		unsigned int c = cpus[i];
-		char path[64], where[32];
+		char path[256], where[32];
 		u64 fsb;
 		bool have_fsb;
 		int fd;
 
 		if (only >= 0 && c != (unsigned int)only)
 			continue;
-		snprintf(path, sizeof(path), "/dev/cpu/%u/msr", c);
+		rooted(path, sizeof(path), "/dev/cpu/%u/msr", c);
 		fd = open(path, O_RDONLY);
 		if (fd < 0 && errno == ENOENT)
 			die(EXIT_BAD_INPUT, "%s missing: load the msr module (modprobe msr)",
@@ -518,6 +547,8 @@ int main(int argc, char **argv)
 	int only = -1, c;
 	u32 family = 0, model = 0;
 
+	if (getenv("FI_PROBE_ROOT"))
+		root = getenv("FI_PROBE_ROOT");
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		const char *name = c >= 256 ? opts[c - 256].name : "";
 

@@ -500,6 +500,130 @@ bad_case "mixed vendor options" "vendor" -- --vendor amd --family 0x17 \
 	--nominal-freq-mhz 2000 --platform-info 0x2200
 
 # ---------------------------------------------------------------------------
+# Machine mode on fake trees (FI_PROBE_ROOT prefixes /proc, /sys and /dev):
+# the same rules, read from acpi_cppc files and /dev/cpu/N/msr.
+
+# fake_cpuinfo DIR VENDOR FAMILY MODEL NCPUS
+fake_cpuinfo() {
+	mkdir -p "$1/proc" "$1/sys/devices/system/cpu"
+	: >"$1/proc/cpuinfo"
+	c=0
+	while [ $c -lt "$5" ]; do
+		printf 'processor\t: %d\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\n\n' \
+			$c "$2" $(($3)) $(($4)) >>"$1/proc/cpuinfo"
+		c=$((c + 1))
+	done
+	echo "0-$(($5 - 1))" >"$1/sys/devices/system/cpu/online"
+}
+
+# fake_cppc DIR CPU HIGHEST NOMINAL NOMINAL_MHZ
+fake_cppc() {
+	d=$1/sys/devices/system/cpu/cpu$2/acpi_cppc
+	mkdir -p "$d"
+	echo "$3" >"$d/highest_perf"
+	echo "$4" >"$d/nominal_perf"
+	echo "$5" >"$d/nominal_freq"
+}
+
+# fake_msr FILE MSR VALUE: 8 little-endian bytes at offset MSR, as the
+# msr driver serves them
+fake_msr() {
+	b=0
+	bytes=
+	while [ $b -lt 8 ]; do
+		bytes="$bytes\\$(printf %o $(( ($3 >> (b * 8)) & 255 )))"
+		b=$((b + 1))
+	done
+	# shellcheck disable=SC2059
+	printf "$bytes" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc 2>/dev/null
+}
+
+# machine_case NAME DIR NCPUS KEY=VALUE...: fi-probe on DIR prints one
+# block per CPU, and every block has each KEY=VALUE
+machine_case() {
+	name=$1 dir=$2 ncpu=$3
+	shift 3
+	FI_PROBE_ROOT=$dir "$probe" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	msg=
+	[ $rc -eq 0 ] || msg="exit $rc: $(cat "$tmp/err"); "
+	got=$(grep -c '^max_p_khz=' "$tmp/out")
+	[ "$got" -eq "$ncpu" ] || msg="$msg$got CPU blocks, expected $ncpu; "
+	for kv in "$@"; do
+		got=$(grep -c "^$kv\$" "$tmp/out")
+		[ "$got" -eq "$ncpu" ] || msg="$msg$kv in $got of $ncpu blocks; "
+	done
+	if [ -z "$msg" ]; then ok "$name"; else not_ok "$name" "$msg"; fi
+}
+
+# machine_bad NAME DIR WORD: exit 2 with one line naming WORD
+machine_bad() {
+	FI_PROBE_ROOT=$2 "$probe" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$3" "$tmp/err"; then
+		ok "$1"
+	else
+		not_ok "$1" "expected exit 2 naming '$3'; got exit $rc: $(cat "$tmp/err")"
+	fi
+}
+
+# EPYC 7702 values on two CPUs (linux-pm 2024-09 thread, as above)
+m=$tmp/m-7702
+fake_cpuinfo "$m" AuthenticAMD 0x17 0x31 2
+fake_cppc "$m" 0 255 152 2000
+fake_cppc "$m" 1 255 152 2000
+mp=2000000
+kb=$(( 166 * 1024 / 152 ))
+kr=$(( (kb + 1024) >> 1 ))
+bo=$(( mp * (255 * 1024 / 152) >> 10 ))
+machine_case "machine: EPYC 7702 acpi_cppc, uniform" "$m" 2 source=cppc \
+	max_p_khz=$mp max_boost_khz=$bo midpoint_khz=$(( (mp + bo) / 2 )) \
+	kernel_ratio=$kr kernel_reference_khz=$(( mp * kr >> 10 )) \
+	max_boost_rule=cppc_highest
+
+# 7840HS-like ranking across CPUs (nokyan/resources#314 values)
+m=$tmp/m-7840
+fake_cpuinfo "$m" AuthenticAMD 0x19 0x74 2
+fake_cppc "$m" 0 232 145 3800
+fake_cppc "$m" 1 227 145 3800
+mp=3800000
+kb=$(( 255 * 1024 / 145 ))
+machine_case "machine: Ryzen 7840HS acpi_cppc, ranked" "$m" 2 \
+	max_boost_rule=kernel_numerator max_boost_khz=$(( mp * kb >> 10 )) \
+	kernel_ratio=$(( (kb + 1024) >> 1 ))
+
+m=$tmp/m-nocppc
+fake_cpuinfo "$m" AuthenticAMD 0x17 0x31 1
+machine_bad "machine: AMD without acpi_cppc" "$m" "acpi_cppc"
+
+# i7-2600K MSRs (InstLatx64 SandyBridge2 dump) in /dev/cpu/N/msr
+m=$tmp/m-2600k
+fake_cpuinfo "$m" GenuineIntel 6 0x2a 2
+for c in 0 1; do
+	mkdir -p "$m/dev/cpu/$c"
+	fake_msr "$m/dev/cpu/$c/msr" 0xce 0x100070012200
+	fake_msr "$m/dev/cpu/$c/msr" 0x1ad 0x23242526
+done
+machine_case "machine: i7-2600K /dev/cpu/N/msr" "$m" 2 source=msr \
+	path=core_4c max_p_khz=3400000 max_boost_khz=3800000 \
+	kernel_ratio=$(( 35 * 1024 / 34 ))
+
+# E5-2660 v3 with MSR_IA32_MISC_ENABLE bit 38 set (InstLatx64 HaswellEP2)
+m=$tmp/m-2660
+fake_cpuinfo "$m" GenuineIntel 6 0x3f 1
+mkdir -p "$m/dev/cpu/0"
+fake_msr "$m/dev/cpu/0/msr" 0xce 0x80c33fb811a00
+fake_msr "$m/dev/cpu/0/msr" 0x1a0 0x4000000000
+fake_msr "$m/dev/cpu/0/msr" 0x1ad 0x1d1d1d1d1e1f2121
+machine_case "machine: E5-2660 v3 turbo disabled via msr" "$m" 1 \
+	turbo_disabled=1 kernel_ratio=1024 max_boost_khz=2600000
+
+m=$tmp/m-nomsr
+fake_cpuinfo "$m" GenuineIntel 6 0x2a 1
+machine_bad "machine: Intel without /dev/cpu/N/msr" "$m" "modprobe msr"
+
+# ---------------------------------------------------------------------------
 # This machine: numbers (exit 0), or one clear line (exit 2) when CPPC, the
 # msr module or permission is missing.  Either is a pass; a crash is not.
 "$probe" >"$tmp/out" 2>"$tmp/err"
