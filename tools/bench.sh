@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make bench: cost of the update_util hook of sugov_inv (rate-limited
+# early return, full evaluation) next to schedutil, ondemand and
+# performance, in one guest boot under QEMU's instruction counting, so
+# the numbers repeat on a noisy host.  Prints numbers; asserts nothing.
+#
+# Usage: tools/bench.sh [ROUNDS (5)] [HACKBENCH_LOOPS (40)]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+"$top/tools/deps.sh" --quiet
+# One vCPU, Intel model with constant_tsc so fast switch is on, as on the
+# machines the hook cost matters for.
+"$top/tools/vm/run" --name bench --icount --smp 1 --timeout 1800 \
+	--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
+	-- sh tools/bench/guest.sh "${1:-5}" "${2:-40}" | grep --line-buffered -E '^BENCH|^vm:' || true
+"$top/tools/bench/report.py" "$build/vm/bench.log" | tee "$build/vm/bench.txt"
