@@ -125,7 +125,8 @@ def plot(phases, record, ncpu, out):
     plots = ", ".join(
         f'"{data}" index {c} using 1:2 with steps title "cpu{c}"'
         for c in range(ncpu))
-    script = (f'set terminal png size 1400,500\nset output "{out}"\n'
+    script = (f'set terminal png size 1400,500 noenhanced\n'
+              f'set output "{out}"\nset key outside right\n'
               'set xlabel "time (s)"\nset ylabel "requested MHz"\n'
               'set title "sugov_inv on vcpufreq epyc-7742: frequency over '
               'time, policy by policy"\n' + "".join(labels) +
