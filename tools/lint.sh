@@ -26,9 +26,10 @@ mapfile -t files < <(cd "$top" && git ls-files '*.c' '*.h' 2>/dev/null ||
 # fi-probe's userspace shim headers imitate kernel ones; checkpatch's
 # kernel rules do not apply to them.
 mapfile -t kfiles < <(printf '%s\n' "${files[@]}" | grep -v '^tools/fi-probe/')
+mapfile -t rst < <(cd "$top" && find Documentation -name '*.rst' 2>/dev/null | sort)
 
 echo "KTAP version 1"
-echo "1..$((1 + ${#kfiles[@]}))"
+echo "1..$((1 + ${#kfiles[@]} + ${#rst[@]}))"
 n=1
 obj=$build/obj/lint
 "$top/tools/vm/build-modules.sh" "$kdir" "$obj" >/dev/null 2>&1
@@ -52,5 +53,16 @@ for f in "${kfiles[@]}"; do
 	else
 		echo "$res" | head -n 10 | sed 's/^/# /'
 		echo "not ok $n checkpatch --strict $f"
+	fi
+done
+# The documentation builds with Debian's docutils without a warning.
+for f in "${rst[@]}"; do
+	n=$((n + 1))
+	res=$(cd "$top" && rst2html --halt=warning --report=warning "$f" 2>&1 >/dev/null)
+	if [ -z "$res" ]; then
+		echo "ok $n docutils $f"
+	else
+		echo "$res" | head -n 10 | sed 's/^/# /'
+		echo "not ok $n docutils $f"
 	fi
 done
