@@ -1,0 +1,248 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Module life cycle of freq_invariance + sugov_inv under vcpufreq (EPYC
+# 7742 preset): the dependency, every load and unload order, rmmod while
+# in use, switching between sugov_inv and every other governor on every
+# policy under load, and 100 load/unload cycles without a leak.
+#
+# Each check says which broken module it catches.  Runtime about 1.5 min
+# under TCG with 4 vCPUs (LIFECYCLE_CYCLES=100 cycles by default).
+. "$(dirname "$0")/ktap.sh"
+. "$(dirname "$0")/sugov-lib.sh"
+
+CYCLES=${LIFECYCLE_CYCLES:-100}
+# Unreclaimable slab growth allowed over the cycles, kB: what 100 cycles
+# of a correct pair leave behind (kernfs, kthread and percpu caches that
+# settle) is well below; a lost policy struct (512 B x 4 policies) alone
+# adds 200 kB.
+LEAK_KB=${LIFECYCLE_LEAK_KB:-128}
+TOP=2250000
+NCPU=$(online_cpus | wc -l)
+
+ktap_plan 19
+unload_all
+ktap_dmesg_mark
+
+# --- the dependency ----------------------------------------------------------
+# Catches: sugov_inv loading without freq_invariance (a soft dependency
+# through symbol_get() that leaves the governor without caps).
+mark=$(dmesg | wc -l)
+if insmod $SG_KO 2>/dev/null; then
+	ktap_fail "sugov_inv without freq_invariance is refused"
+	rmmod sugov_inv
+else
+	ktap_result "sugov_inv without freq_invariance is refused" \
+		$(is_loaded sugov_inv; [ $? != 0 ]; echo $?)
+fi
+# Catches: a refusal the log does not explain (the kernel's loader names
+# each missing freq_invariance export; nothing else must be needed).
+msg=$(dmesg | tail -n +$((mark + 1)) | grep -m1 'sugov_inv: Unknown symbol freq_inv_')
+ktap_diag "log: ${msg#*] }"
+ktap_result "the refusal is logged, naming the missing freq_invariance symbol" \
+	$([ -n "$msg" ]; echo $?)
+
+# --- load and unload orders ---------------------------------------------------
+# caps_ok: freq_invariance knows every online CPU's max_P from the
+# policy's table (source cpufreq under TCG).
+caps_ok() {
+	for c in $(online_cpus); do
+		v=$(cat $FISYS/cpu$c/max_p_khz 2>/dev/null)
+		[ "$v" = $TOP ] || { echo "cpu$c: max_p_khz '$v', expected $TOP"; return 1; }
+	done
+}
+
+# order_case LOAD-ORDER UNLOAD-ORDER: both orders are module names, with
+# "gov" for selecting sugov_inv on every policy and "perf" for going back
+# to performance.  vc = vcpufreq, fi = freq_invariance, sg = sugov_inv.
+# Catches: freq_invariance missing policies that appear after it loads
+# (no policy notifier: caps stay 0 in "fi sg vc"), a governor that
+# cannot start on policies created before it, an unload order that
+# fails or leaves a module behind (vcpufreq first removes the policies
+# under the running governor: its exit must free everything so that
+# sugov_inv unloads at once).
+order_case() {
+	for step in $1; do
+		case $step in
+		fi) insmod $FI_KO ;;
+		sg) insmod $SG_KO ;;
+		vc) insmod $VC_KO preset=epyc-7742 ;;
+		gov) set_all scaling_governor sugov_inv && every_policy_runs sugov_inv ;;
+		esac || { echo "load step $step of '$1' failed"; return 1; }
+	done
+	caps_ok || return 1
+	reset_record
+	drives 0 || return 1
+	drives $(online_cpus | tail -n 1) || return 1
+	for step in $2; do
+		case $step in
+		fi) rmmod freq_invariance ;;
+		sg) rmmod sugov_inv ;;
+		vc) rmmod vcpufreq ;;
+		perf) set_all scaling_governor performance ;;
+		esac || { echo "unload step $step of '$2' failed"; return 1; }
+	done
+	for m in vcpufreq sugov_inv freq_invariance; do
+		is_loaded $m && { echo "$m still loaded"; return 1; }
+	done
+	return 0
+}
+for o in "fi sg vc gov:vc sg fi" "vc fi sg gov:perf sg fi vc" \
+	 "fi vc sg gov:perf sg vc fi" "vc sg:fi vc sg"; do
+	# "vc sg" must fail (the dependency); then the stack loads normally
+	case $o in
+	"vc sg:"*)
+		insmod $VC_KO preset=epyc-7742
+		if insmod $SG_KO 2>/dev/null; then
+			ktap_fail "load vcpufreq, sugov_inv: refused without freq_invariance"
+		else
+			ktap_ok "load vcpufreq, sugov_inv: refused without freq_invariance"
+		fi
+		unload_all
+		continue ;;
+	esac
+	ktap_check "load ${o%%:*}, unload ${o#*:}: caps, governor drives cpu0 and the last CPU, nothing left" \
+		order_case "${o%%:*}" "${o#*:}"
+	unload_all
+done
+
+# --- rmmod while in use ---------------------------------------------------------
+load_stack preset=epyc-7742
+# rmmod_refused MODULE: rmmod fails with EBUSY or EAGAIN (Linux 6.1's
+# delete_module() answers EWOULDBLOCK, "Resource temporarily
+# unavailable", for a module with users) and the module stays.
+rmmod_refused() {
+	err=$(rmmod "$1" 2>&1) && { echo "rmmod $1 succeeded"; return 1; }
+	echo "$err" | sed 's/^/# /'
+	case $err in
+	*"Resource temporarily unavailable"*|*"busy"*|*"in use"*) ;;
+	*) echo "unexpected error: $err"; return 1 ;;
+	esac
+	is_loaded "$1" || { echo "$1 gone"; return 1; }
+}
+# Catches: a governor without .owner = THIS_MODULE (the core takes no
+# module reference: rmmod would free the code under the hooks).
+ktap_check "rmmod sugov_inv is refused while it governs" rmmod_refused sugov_inv
+# Catches: sugov_inv not linked against freq_invariance's exports (no
+# module dependency: freq_invariance could go while the governor calls it).
+ktap_check "rmmod freq_invariance is refused while sugov_inv uses it" rmmod_refused freq_invariance
+# Catches: a refused unload that half-ran the exit path (governor
+# unregistered, debugfs or sysfs gone, hooks removed).
+still_working() {
+	every_policy_runs sugov_inv || return 1
+	grep -qw sugov_inv $CPUFREQ/policy0/scaling_available_governors ||
+		{ echo "sugov_inv no longer listed"; return 1; }
+	[ -f $CPUFREQ/sugov_inv/headroom_pct ] || { echo "tunables gone"; return 1; }
+	[ -f $SGDBG ] || { echo "debugfs summary gone"; return 1; }
+	caps_ok || return 1
+	reset_record
+	drives_all
+}
+ktap_check "after the refusals: sugov_inv governs every policy and still evaluates (new requests)" still_working
+
+# --- governor switching under load -----------------------------------------------
+modprobe_governors
+GOVS=$(cat $CPUFREQ/policy0/scaling_available_governors)
+ktap_diag "governors: $GOVS"
+# switch_round: every other governor in turn on every policy and back to
+# sugov_inv, then a mix (policy i on governor i) and back; the load keeps
+# the hooks busy while they are installed and removed.
+switch_round() {
+	for g in $GOVS; do
+		[ "$g" = sugov_inv ] && continue
+		set_all scaling_governor "$g" && every_policy_runs "$g" || { echo "to $g failed"; return 1; }
+		set_all scaling_governor sugov_inv && every_policy_runs sugov_inv ||
+			{ echo "from $g back to sugov_inv failed"; return 1; }
+	done
+	i=0
+	for p in $(active_policies); do
+		set -- $GOVS
+		shift $((i % $#))
+		echo "$1" > "$p/scaling_governor" || { echo "${p##*/} to $1 failed"; return 1; }
+		i=$((i + 1))
+	done
+	set_all scaling_governor sugov_inv && every_policy_runs sugov_inv
+}
+switch_twice() { switch_round && switch_round; }
+# Catches: a stop() that leaves an update_util hook installed (powersave
+# keeps nothing but the minimum; a stray sugov_inv hook under load asks
+# for more), or one that another governor's hook cannot replace.
+powersave_alone() {
+	set_all scaling_governor sugov_inv || return 1
+	sleep 0.3
+	set_all scaling_governor powersave || return 1
+	t=$(now_ns)
+	sleep 1
+	set_all scaling_governor sugov_inv
+	bad=$(awk -v t0="$t" -v t1="$(now_ns)" '$1 > t0 + 50000000 && $1 < t1 && $3 > 1500000' $VCF/requests | head -n 3)
+	[ -z "$bad" ] || { echo "requests above the minimum under powersave: $bad"; return 1; }
+}
+for sh in 0 1; do
+	if [ $sh = 1 ]; then
+		unload_all
+		load_stack preset=epyc-7742 shared=1
+		modprobe_governors
+	fi
+	load_start --cpu "$NCPU" --cpu-load 60
+	# Catches: init/start/stop/exit that fail or leak when repeated, or
+	# a governor the core cannot select again on a policy it left.
+	ktap_check "shared=$sh: sugov_inv <-> each of the other $(($(echo $GOVS | wc -w) - 1)) governors on every policy, twice, under load" \
+		switch_twice
+	ktap_check "shared=$sh: under load, powersave after sugov_inv gets the minimum only" powersave_alone
+	load_stop
+	# Catches: a governor that no longer follows load after the switches
+	reset_record
+	ktap_check "shared=$sh: after the switches sugov_inv drives every CPU" drives_all
+done
+unload_all
+
+# --- load/unload cycles -----------------------------------------------------------
+insmod $VC_KO preset=epyc-7742
+# one_cycle N: the pair in, sugov_inv on every policy with a tunable
+# written and read, back to performance, the pair out.
+one_cycle() {
+	insmod $FI_KO && insmod $SG_KO &&
+		set_all scaling_governor sugov_inv &&
+		echo $((100 + $1 % 300)) > $CPUFREQ/sugov_inv/headroom_pct &&
+		[ "$(cat $CPUFREQ/sugov_inv/headroom_pct)" = $((100 + $1 % 300)) ] &&
+		set_all scaling_governor performance &&
+		rmmod sugov_inv && rmmod freq_invariance
+}
+# Settle the caches the first loads grow, then measure.
+one_cycle 0 && one_cycle 1 && one_cycle 2
+sync
+echo 3 > /proc/sys/vm/drop_caches
+before=$(sunreclaim_kb)
+kmemleak_clear
+fails=0
+t0=$(date +%s)
+i=0
+while [ $i -lt "$CYCLES" ]; do
+	one_cycle $i || { fails=$((fails + 1)); unload_all; insmod $VC_KO preset=epyc-7742; }
+	i=$((i + 1))
+done
+took=$(($(date +%s) - t0))
+sync
+echo 3 > /proc/sys/vm/drop_caches
+after=$(sunreclaim_kb)
+# Catches: an init or exit step that fails on a repeat (a debugfs or
+# sysfs name left behind, a governor left registered, a kobject not
+# released before the next load).
+ktap_result "$CYCLES load/select/unload cycles of the pair all succeed ($fails failed, ${took}s)" $fails
+# Catches: per-cycle leaks of the policy data, tunables, kthread or
+# per-CPU caps (a few kB each).
+ktap_diag "SUnreclaim: $before kB before, $after kB after $CYCLES cycles (allowed +$LEAK_KB kB)"
+ktap_result "no unreclaimable slab growth over the cycles ($((after - before)) kB)" \
+	$([ $((after - before)) -le "$LEAK_KB" ]; echo $?)
+# Catches: the same leaks, to the byte, on a kernel with kmemleak.
+if have_kmemleak; then
+	leaks=$(kmemleak_ours)
+	[ -n "$leaks" ] && echo "$leaks" | head -n 30 | sed 's/^/# /'
+	ktap_result "kmemleak: no leak from our modules" $([ -z "$leaks" ]; echo $?)
+else
+	ktap_skip "kmemleak: no leak from our modules" "kernel without kmemleak"
+fi
+
+unload_all
+ktap_dmesg_clean "no WARN, BUG, lockdep or other splat in dmesg"
+ktap_finish

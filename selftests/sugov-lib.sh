@@ -1,0 +1,237 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Helpers shared by the robustness selftests (50-lifecycle, 60-tunables,
+# 70-hotplug, 80-stress): loading the module stack, walking the policies,
+# reading vcpufreq's request record, background loads, CPU hotplug and
+# kmemleak.  POSIX sh (busybox ash); source it after ktap.sh.
+
+SUGOV=${SUGOV_DIR:-/sugov}
+FI_KO=$SUGOV/freq_invariance.ko
+SG_KO=$SUGOV/sugov_inv.ko
+VC_KO=$SUGOV/selftests/vcpufreq.ko
+CPUFREQ=/sys/devices/system/cpu/cpufreq
+CPUSYS=/sys/devices/system/cpu
+VCF=/sys/kernel/debug/vcpufreq
+FISYS=/sys/kernel/freq_invariance
+SGDBG=/sys/kernel/debug/sugov_inv/summary
+KMEMLEAK=/sys/kernel/debug/kmemleak
+TUNABLES="rate_limit_us freq_max_policy headroom_pct overutil_threshold_pct util_halflife_ms"
+
+# Guest CLOCK_BOOTTIME in ns at /proc/uptime's 10 ms resolution: the clock
+# of vcpufreq's record (ktime_get_ns) in a guest that never suspends.
+now_ns() { awk '{ printf "%.0f\n", $1 * 1000000000 }' /proc/uptime; }
+
+policies() { ls -d $CPUFREQ/policy[0-9]* 2>/dev/null; }
+
+# Policies with at least one online CPU (an offlined per-CPU policy stays
+# in sysfs, inactive, with an empty affected_cpus).
+active_policies() {
+	for p in $(policies); do
+		[ -n "$(cat "$p/affected_cpus" 2>/dev/null)" ] && echo "$p"
+	done
+}
+
+# set_all FILE VALUE: write VALUE to FILE of every active policy.
+set_all() {
+	for p in $(active_policies); do
+		echo "$2" > "$p/$1" || return 1
+	done
+}
+
+# every_policy_runs GOV: every active policy reads back GOV.
+every_policy_runs() {
+	for p in $(active_policies); do
+		[ "$(cat "$p/scaling_governor")" = "$1" ] ||
+			{ echo "${p##*/} runs $(cat "$p/scaling_governor"), not $1"; return 1; }
+	done
+}
+
+online_cpus() {
+	for d in $CPUSYS/cpu[0-9]*; do
+		if [ ! -f "$d/online" ] || [ "$(cat "$d/online")" = 1 ]; then
+			echo "${d##*cpu}"
+		fi
+	done | sort -n
+}
+
+# CPUs that can be taken offline (x86 keeps the boot CPU: no online file).
+hotplug_cpus() {
+	for d in $CPUSYS/cpu[0-9]*; do
+		[ -f "$d/online" ] && echo "${d##*cpu}"
+	done | sort -n
+}
+
+cpu_set() { # cpu 0|1
+	[ "$(cat $CPUSYS/cpu$1/online)" = "$2" ] || echo "$2" > $CPUSYS/cpu$1/online
+}
+
+all_online() {
+	for c in $(hotplug_cpus); do cpu_set "$c" 1 2>/dev/null; done
+}
+
+# policy_of CPU: the policy directory that has CPU in related_cpus.
+policy_of() {
+	for p in $(policies); do
+		case " $(cat "$p/related_cpus") " in *" $1 "*) echo "$p"; return 0 ;; esac
+	done
+	return 1
+}
+
+# Where the tunables of policy POLICY live: one global set on x86, one per
+# policy when the driver asks for governor-per-policy.
+tunables_of() {
+	if [ -d "$1/sugov_inv" ]; then echo "$1/sugov_inv"; else echo "$CPUFREQ/sugov_inv"; fi
+}
+
+is_loaded() { [ -d "/sys/module/$1" ]; }
+
+# Everything back to nothing, whatever state a test left (never fails).
+unload_all() {
+	all_online
+	set_all scaling_governor performance 2>/dev/null
+	is_loaded vcpufreq && rmmod vcpufreq 2>/dev/null
+	is_loaded sugov_inv && rmmod sugov_inv 2>/dev/null
+	is_loaded freq_invariance && rmmod freq_invariance 2>/dev/null
+	return 0
+}
+
+# load_stack VCPUFREQ-ARGS...: freq_invariance, sugov_inv and vcpufreq
+# (with the given parameters), sugov_inv selected on every policy.
+load_stack() {
+	{ is_loaded freq_invariance || insmod $FI_KO; } &&
+		{ is_loaded sugov_inv || insmod $SG_KO; } &&
+		insmod $VC_KO "$@" &&
+		set_all scaling_governor sugov_inv
+}
+
+modprobe_governors() {
+	for m in cpufreq_powersave cpufreq_userspace cpufreq_ondemand cpufreq_conservative; do
+		modprobe "$m" 2>/dev/null
+	done
+	return 0
+}
+
+reset_record() { echo 1 > $VCF/reset; }
+
+# lead_cpu POLICY: the CPU vcpufreq records a policy's requests under
+# (the policy's cpu, first of its CPUs).
+lead_cpu() { cat "$1/affected_cpus" | cut -d' ' -f1; }
+
+# requests_after T0 CPUS...: the kHz of every request recorded for one of
+# CPUS after T0 (ns), oldest first.
+requests_after() {
+	_t0=$1
+	shift
+	awk -v t0="$_t0" -v cpus=" $* " '$1 >= t0 && index(cpus, " " $2 " ") { print $3 }' $VCF/requests
+}
+
+# wait_request T0 CMP KHZ TIMEOUT_MS CPUS...: wait until a request for one
+# of CPUS after T0 compares (ge, le, lt, gt, eq) with KHZ; 0 when seen.
+wait_request() {
+	_t0=$1 _cmp=$2 _khz=$3 _ms=$4
+	shift 4
+	_waited=0
+	while :; do
+		if awk -v t0="$_t0" -v c="$_cmp" -v k="$_khz" -v cpus=" $* " '
+			$1 >= t0 && index(cpus, " " $2 " ") {
+				if ((c == "ge" && $3 >= k) || (c == "le" && $3 <= k) ||
+				    (c == "lt" && $3 < k) || (c == "gt" && $3 > k) ||
+				    (c == "eq" && $3 == k)) { found = 1; exit }
+			}
+			END { exit !found }' $VCF/requests; then
+			return 0
+		fi
+		[ "$_waited" -ge "$_ms" ] && return 1
+		sleep 0.05
+		_waited=$((_waited + 50))
+	done
+}
+
+# Background load, stopped by its PID only.
+LOAD_PID=
+load_start() { # stress-ng arguments
+	stress-ng "$@" -q >/dev/null 2>&1 &
+	LOAD_PID=$!
+}
+load_stop() {
+	[ -n "$LOAD_PID" ] || return 0
+	kill "$LOAD_PID" 2>/dev/null
+	wait "$LOAD_PID" 2>/dev/null
+	LOAD_PID=
+}
+
+# A busy loop pinned to CPU $1 (sh, no fork per iteration), by its PID.
+spin_start() {
+	taskset -c "$1" sh -c 'while :; do :; done' &
+	SPIN_PID=$!
+}
+spin_stop() {
+	[ -n "$SPIN_PID" ] || return 0
+	kill "$SPIN_PID" 2>/dev/null
+	wait "$SPIN_PID" 2>/dev/null
+	SPIN_PID=
+}
+
+# cur_khz CPU: the frequency vcpufreq last set on CPU.
+cur_khz() { awk -v c="$1" '$1 == c { print $2 }' $VCF/cur; }
+
+# drives CPU: sugov_inv follows a load on CPU.  Idle first, the policy of
+# CPU must sit below its maximum within 3 s; a busy loop pinned to CPU
+# must then bring a request at the maximum within 2 s; idle again, a
+# request below it within 3 s.  With every other CPU idle, only CPU's own
+# update_util hook explains the rise (for a shared policy too: the idle
+# CPUs' stale util is ignored).  Prints why on failure.
+drives() {
+	_p=$(policy_of "$1") || { echo "cpu$1: no policy"; return 1; }
+	_lead=$(lead_cpu "$_p")
+	_max=$(cat "$_p/scaling_max_freq")
+	_waited=0
+	while [ "$(cur_khz "$_lead")" -ge "$_max" ]; do
+		[ "$_waited" -ge 3000 ] &&
+			{ echo "cpu$1 idle: ${_p##*/} stays at $(cur_khz "$_lead") kHz for 3 s"; return 1; }
+		sleep 0.05
+		_waited=$((_waited + 50))
+	done
+	_t=$(now_ns)
+	spin_start "$1"
+	wait_request "$_t" ge "$_max" 2000 "$_lead"
+	_up=$?
+	spin_stop
+	if [ "$_up" != 0 ]; then
+		echo "cpu$1 busy: no request at ${_max} kHz for ${_p##*/} in 2 s (got: $(requests_after "$_t" "$_lead" | tr '\n' ' '))"
+		return 1
+	fi
+	_t=$(now_ns)
+	wait_request "$_t" lt "$_max" 3000 "$_lead" ||
+		{ echo "cpu$1 idle again: no request below ${_max} kHz for ${_p##*/} in 3 s"; return 1; }
+	return 0
+}
+
+# drives_all: drives for every online CPU, reasons on stdout.
+drives_all() {
+	_rc=0
+	for _c in $(online_cpus); do drives "$_c" || _rc=1; done
+	return $_rc
+}
+
+# Slab memory the kernel cannot reclaim, kB.
+sunreclaim_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
+
+# kmemleak (debug kernel only): clear, then after the scenario scan and
+# print the reports that name our modules, or name no symbol in the
+# module area (code of a module unloaded since: ours in these tests).
+have_kmemleak() { [ -w $KMEMLEAK ]; }
+kmemleak_clear() { have_kmemleak && echo clear > $KMEMLEAK; return 0; }
+kmemleak_ours() {
+	have_kmemleak || return 0
+	# Objects must be older than kmemleak's minimum age (5 s) and be
+	# seen unreferenced by two scans before they are reported.
+	sleep 5
+	echo scan > $KMEMLEAK
+	echo scan > $KMEMLEAK
+	awk '
+		/^unreferenced object/ { if (ours) print blk; blk = $0; ours = 0; next }
+		{ blk = blk "\n" $0 }
+		/sugov_inv|freq_inv|vcpufreq|\[<ffffffffc[0-9a-f]*>\] 0xffffffffc/ { ours = 1 }
+		END { if (ours) print blk }' $KMEMLEAK
+}
