@@ -1278,22 +1278,22 @@ static void freq_inv_log_summary(void)
 	for (src = 0; src < ARRAY_SIZE(count); src++) {
 		if (count[src])
 			len += scnprintf(srcs + len, sizeof(srcs) - len,
-					 "%s%s on %u", len ? ", " : "",
+					 "%s%s x%u", len ? ", " : "",
 					 freq_inv_source_name(src),
 					 count[src]);
 	}
 
 	if (!freq_inv_backend)
-		scnprintf(hw, sizeof(hw), "no hardware backend for this CPU vendor");
+		scnprintf(hw, sizeof(hw), "no backend for this CPU vendor");
 	else if (freq_inv_backend_err)
 		scnprintf(hw, sizeof(hw), "%s unavailable (%pe)",
 			  freq_inv_backend->name,
 			  ERR_PTR(freq_inv_backend_err));
 	else
-		scnprintf(hw, sizeof(hw), "%s backend", freq_inv_backend->name);
+		scnprintf(hw, sizeof(hw), "%s", freq_inv_backend->name);
 
-	pr_info("%u CPUs, caps from %s (%s), reference=%s\n", nr,
-		nr ? srcs : "nothing", hw,
+	pr_info("%u CPUs, source %s; hardware: %s; reference=%s\n", nr,
+		nr ? srcs : "-", hw,
 		freq_inv_ref_names[freq_inv_reference]);
 }
 
