@@ -1263,18 +1263,26 @@ static const struct file_operations freq_inv_delivered_fops = {
 static void freq_inv_log_summary(void)
 {
 	unsigned int count[FREQ_INV_SRC_OVERRIDE + 1] = { };
-	unsigned int cpu, nr = 0, src;
+	unsigned int cpu, nr = 0, nr_hw_err = 0, src;
 	struct freq_inv_stored st;
 	char srcs[96] = "";
-	char hw[64] = "";
+	char hw[80] = "";
 	size_t len = 0;
+	int hw_err = 0;
 
+	mutex_lock(&freq_inv_lock);
 	for_each_online_cpu(cpu) {
-		if (freq_inv_load(cpu, &st)) {
-			count[st.source]++;
-			nr++;
+		if (!freq_inv_load(cpu, &st))
+			continue;
+		count[st.source]++;
+		nr++;
+		if (per_cpu_ptr(&freq_inv_cpus, cpu)->hw_err) {
+			hw_err = hw_err ?: per_cpu_ptr(&freq_inv_cpus, cpu)->hw_err;
+			nr_hw_err++;
 		}
 	}
+	mutex_unlock(&freq_inv_lock);
+
 	for (src = 0; src < ARRAY_SIZE(count); src++) {
 		if (count[src])
 			len += scnprintf(srcs + len, sizeof(srcs) - len,
@@ -1289,12 +1297,14 @@ static void freq_inv_log_summary(void)
 		scnprintf(hw, sizeof(hw), "%s unavailable (%pe)",
 			  freq_inv_backend->name,
 			  ERR_PTR(freq_inv_backend_err));
+	else if (nr_hw_err)
+		scnprintf(hw, sizeof(hw), "%s failed on %u (%pe)",
+			  freq_inv_backend->name, nr_hw_err, ERR_PTR(hw_err));
 	else
 		scnprintf(hw, sizeof(hw), "%s", freq_inv_backend->name);
 
 	pr_info("%u CPUs, source %s; hardware: %s; reference=%s\n", nr,
-		nr ? srcs : "-", hw,
-		freq_inv_ref_names[freq_inv_reference]);
+		nr ? srcs : "-", hw, freq_inv_ref_names[freq_inv_reference]);
 }
 
 static int __init freq_inv_init(void)
