@@ -50,12 +50,9 @@
 
 /*
  * A window whose busy fraction is within 1/64 (1.6 %) of full counts as
- * "never idled" and feeds full util, whatever the frequency.  PELT does the
- * same: its clock runs frequency-scaled while the CPU is busy and catches up
- * with real time only at idle, and when util is already saturated the
- * catch-up is booked as lost idle time instead of decaying util
- * (update_idle_rq_clock_pelt()).  The slack absorbs idle time that is only
- * the accounting's jitter (microsecond units, a wake-up racing the sample).
+ * "never idled": the idle time in it is only the accounting's jitter
+ * (microsecond units, a wake-up racing the sample), and the window is
+ * treated as running throughout (see sugov_inv_est_update()).
  */
 #define SUGOV_INV_BUSY_FULL_SLACK	(SUGOV_INV_CAP / 64)
 
@@ -78,6 +75,11 @@
 #define SUGOV_INV_DECAY_ONE		BIT(SUGOV_INV_DECAY_SHIFT)
 /* The estimator keeps util with 10 extra fraction bits (units of 1/1024) */
 #define SUGOV_INV_EST_SHIFT		10
+/*
+ * Longest PELT-clock lag kept, us.  Past 32 half-lives a catch-up decays
+ * everything anyway, and the longest half-life is 1 s.
+ */
+#define SUGOV_INV_LAG_MAX_US		(32ULL * USEC_PER_SEC)
 
 /**
  * enum sugov_inv_policy - which frequency stands for freq_max in the formula
@@ -177,7 +179,8 @@ static inline bool sugov_inv_saturated(u32 busy)
  * min(busy * deliv / ref, 1) * 1024, except that a saturated window gives
  * full util whatever the frequency (see SUGOV_INV_BUSY_FULL_SLACK).
  * A zero @ref_khz (caps unknown) leaves @busy unscaled rather than divide
- * by zero.
+ * by zero.  This is what a constant load converges to; how fast, and how
+ * runs of saturated windows count, is sugov_inv_est_update()'s business.
  *
  * Return: capacity units, 0..1024.
  */
@@ -298,6 +301,8 @@ static inline u32 sugov_inv_blend(u32 prev, u32 input, u32 factor)
  * @util_inv_fp: smoothed invariant util, capacity units << SUGOV_INV_EST_SHIFT
  * @util_raw_fp: smoothed busy fraction (not scaled by frequency), same units
  * @busy: busy fraction of the latest window, capacity units
+ * @lag_us: how far the PELT-like clock is behind real time, us: running
+ *	below the reference without idling
  *
  * The extra fraction bits keep rounding error far below one capacity unit
  * over many short windows.
@@ -306,7 +311,15 @@ struct sugov_inv_est {
 	u32 util_inv_fp;
 	u32 util_raw_fp;
 	u32 busy;
+	u64 lag_us;
 };
+
+/* Is a fixed-point util within SUGOV_INV_BUSY_FULL_SLACK of full? */
+static inline bool sugov_inv_est_saturated(u32 util_fp)
+{
+	return util_fp >= (SUGOV_INV_CAP - SUGOV_INV_BUSY_FULL_SLACK) <<
+			  SUGOV_INV_EST_SHIFT;
+}
 
 /**
  * sugov_inv_est_update() - fold one window into the estimate
@@ -314,33 +327,80 @@ struct sugov_inv_est {
  * @wall_us: window length, us (0: nothing happens)
  * @idle_us: idle time in the window, us
  * @deliv_khz: average delivered frequency in the window
- * @ref_khz: what capacity 1024 stands for
+ * @ref_khz: what capacity 1024 stands for (0: unknown, nothing is scaled)
  * @halflife_ns: smoothing half-life
  *
- * The window's input replaces the old estimate with weight
- * 1 - 2^(-wall/halflife): a step from 0 to full reaches half after one
- * half-life however it is cut into windows.
+ * The invariant estimate follows PELT's clock.  That clock advances by
+ * running time scaled by s = min(deliv / ref, 1) and catches up with real
+ * time only when the CPU idles; the catch-up counts as idle time, unless
+ * util is saturated then, when PELT books it as lost idle time
+ * (update_idle_rq_clock_pelt()).  Per window:
+ *
+ *  - never idled (busy within SUGOV_INV_BUSY_FULL_SLACK of full): full
+ *    input over wall * s of PELT time; the rest, wall * (1 - s), is added
+ *    to the lag.  A CPU that never idles therefore reaches full util
+ *    whatever its frequency (after halflife / s of real time per halving).
+ *  - idled: running time * s over a PELT time of the whole window plus the
+ *    lag, which is paid off here (dropped if util is saturated).  A
+ *    constant load converges to min(busy * deliv / ref, 1) * 1024 however
+ *    its busy and idle times are lumped into windows.
+ *
+ * Each window moves the estimate towards its input with weight
+ * 1 - 2^(-PELT time / halflife): a step from 0 to full at the reference
+ * reaches half after one half-life however it is cut into windows.  The
+ * unscaled busy fraction (@util_raw_fp) uses real time and no lag.
  */
 static inline void sugov_inv_est_update(struct sugov_inv_est *est,
 					u64 wall_us, u64 idle_us,
 					u32 deliv_khz, u32 ref_khz,
 					u64 halflife_ns)
 {
-	u32 busy, factor, in_inv, in_raw;
+	u64 wall_ns, busy_ns, run_ns, catch_ns, pelt_ns, scale;
+	u32 busy, in_inv, in_raw;
 
 	if (!wall_us)
 		return;
 
+	/* Any window shorter than 584 years fits in ns */
+	wall_ns = wall_us * NSEC_PER_USEC;
 	busy = sugov_inv_busy(wall_us, idle_us);
-	factor = sugov_inv_decay_factor(wall_us * NSEC_PER_USEC, halflife_ns);
-	in_inv = sugov_inv_util_input(busy, deliv_khz, ref_khz);
 	in_raw = sugov_inv_busy_input(busy);
-
 	est->busy = busy;
-	est->util_inv_fp = sugov_inv_blend(est->util_inv_fp,
-					   in_inv << SUGOV_INV_EST_SHIFT, factor);
 	est->util_raw_fp = sugov_inv_blend(est->util_raw_fp,
-					   in_raw << SUGOV_INV_EST_SHIFT, factor);
+					   in_raw << SUGOV_INV_EST_SHIFT,
+					   sugov_inv_decay_factor(wall_ns,
+								  halflife_ns));
+
+	/* s, the PELT clock's rate while running, in units of 2^-20 */
+	scale = ref_khz ? min_t(u64, div_u64((u64)deliv_khz << 20, ref_khz),
+				1ULL << 20) : 1ULL << 20;
+
+	if (sugov_inv_saturated(busy)) {
+		/* Ran throughout: full input, the clock falls behind */
+		pelt_ns = mul_u64_u32_div(wall_ns, (u32)scale, 1U << 20);
+		est->lag_us = min(est->lag_us +
+				  div_u64(wall_ns - pelt_ns, NSEC_PER_USEC),
+				  SUGOV_INV_LAG_MAX_US);
+		in_inv = SUGOV_INV_CAP;
+	} else {
+		/* 96-bit intermediates: no overflow for any window length */
+		busy_ns = mul_u64_u32_div(wall_ns, busy, SUGOV_INV_CAP);
+		run_ns = mul_u64_u32_div(busy_ns, (u32)scale, 1U << 20);
+		catch_ns = est->lag_us * NSEC_PER_USEC + (busy_ns - run_ns);
+		if (sugov_inv_est_saturated(est->util_inv_fp))
+			catch_ns = 0;
+		/* > 0: busy < full leaves idle time in the window */
+		pelt_ns = wall_ns - (busy_ns - run_ns) + catch_ns;
+		/* run <= pelt: at most full; 128-bit product, exact */
+		in_inv = (u32)mul_u64_u64_div_u64(run_ns, SUGOV_INV_CAP,
+						  pelt_ns);
+		est->lag_us = 0;
+	}
+
+	est->util_inv_fp = sugov_inv_blend(est->util_inv_fp,
+					   in_inv << SUGOV_INV_EST_SHIFT,
+					   sugov_inv_decay_factor(pelt_ns,
+								  halflife_ns));
 }
 
 /* Round a fixed-point estimate to capacity units */
