@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make kunit: run the project's KUnit suites on the debug test kernel.
+#
+#   1. build or reuse the cached test kernel (tools/kunit/build-kernel.sh)
+#   2. build freq_invariance.ko, sugov_inv.ko, vcpufreq.ko and
+#      sugov_inv_kunit.ko against it in build/kunit/obj (a copy of the
+#      sources, so the Debian-kernel build in the tree is left alone)
+#   3. boot it in QEMU (TCG) with a busybox initramfs whose /init loads
+#      freq_invariance.ko, then sugov_inv_kunit.ko (KUnit runs the suites
+#      at load and prints KTAP to the kernel log), scans for leaks and
+#      powers off
+#   4. parse the kernel log with the kernel's own tools/testing/kunit
+#      kunit.py parse, and check the log for lockdep, KASAN, kmemleak,
+#      WARN and BUG reports, which fail the run even when every case passed
+#
+# Output: kunit.py's result tree and summary, then one line
+#   kunit: N passed, N failed, N skipped
+# counting every leaf case (each row of a parameterized test is a case)
+# plus one case for the guest's own checks (modules loaded, log clean).
+# The KTAP document is left in build/kunit/results.ktap for make check;
+# the logs in build/kunit/{console,dmesg}.log.
+#
+# Exit status: 0 when nothing failed, 1 when a case or a check failed or
+# the run could not complete.  Never read from insmod's exit status: a
+# KUnit module loads fine whatever its results.
+#
+# Environment: KUNIT_BUILD (kernel cache, <tree>/build/kunit), KUNIT_OBJ
+# (module object dir, <tree>/build/kunit/obj), KUNIT_TIMEOUT (guest time
+# limit, s, default 300), KUNIT_SMP (2), KUNIT_MEM (MB, 512: kmemleak scans
+# all of it), KUNIT_CPU (QEMU -cpu, max),
+# KUNIT_VERBOSE=1 (echo the guest console).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${KUNIT_BUILD:-$ROOT/build/kunit}
+OBJ=${KUNIT_OBJ:-$ROOT/build/kunit/obj}
+TIMEOUT=${KUNIT_TIMEOUT:-300}
+SMP=${KUNIT_SMP:-2}
+MEM=${KUNIT_MEM:-512}
+CPU=${KUNIT_CPU:-max}
+RESULTS=$BUILD/results.ktap
+CONSOLE=$BUILD/console.log
+DMESG=$BUILD/dmesg.log
+# Modules the guest loads, in order
+LOAD="freq_invariance kunit/sugov_inv_kunit"
+
+mkdir -p "$BUILD"
+# A stale result must never be counted for this run
+rm -f "$RESULTS"
+
+die() {
+	echo "kunit: $*" >&2
+	echo "kunit: 0 passed, 1 failed, 0 skipped"
+	exit 1
+}
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+t_start=$(now)
+KDIR=$("$ROOT/tools/kunit/build-kernel.sh" -q) || die "test kernel build failed"
+KDIR=$(echo "$KDIR" | tail -n 1)
+BZIMAGE=$KDIR/arch/x86/boot/bzImage
+[ -f "$BZIMAGE" ] || die "no bzImage in $KDIR"
+
+t_mod=$(now)
+"$ROOT/tools/vm/build-modules.sh" "$KDIR" "$OBJ" >&2 ||
+	die "module build against $KDIR failed"
+for m in $LOAD; do
+	[ -f "$OBJ/$m.ko" ] || die "$m.ko was not built (is $m's source in the tree?)"
+done
+echo "kunit: modules built in $(since "$t_mod") s"
+
+# Initramfs: busybox, /init, the modules and the order to load them in.
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,modules}
+cp /bin/busybox "$root/bin/busybox"
+for applet in $(/bin/busybox --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+cp "$ROOT/tools/kunit/init" "$root/init"
+chmod +x "$root/init"
+for m in $LOAD; do
+	cp "$OBJ/$m.ko" "$root/modules/"
+	basename "$m" >> "$root/modules/order"
+done
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) |
+	gzip -1 > "$BUILD/initramfs.cpio.gz"
+
+# qboot (QEMU's minimal firmware, as kunit.py uses) saves a second of
+# SeaBIOS; -nodefaults and two serial ports: console, then the kernel log.
+bios=
+[ -f /usr/share/qemu/qboot.rom ] && bios="-bios /usr/share/qemu/qboot.rom"
+t_vm=$(now)
+: > "$CONSOLE"
+: > "$DMESG"
+# shellcheck disable=SC2086
+timeout -k 5 "$TIMEOUT" qemu-system-x86_64 $bios \
+	-accel tcg,thread=multi -cpu "$CPU" -smp "$SMP" -m "$MEM" \
+	-kernel "$BZIMAGE" -initrd "$BUILD/initramfs.cpio.gz" \
+	-append "console=ttyS0 rdinit=/init panic=-1 loglevel=4 tsc=nowatchdog 8250.nr_uarts=2" \
+	-display none -monitor none -no-reboot -nodefaults \
+	-serial "file:$CONSOLE" -serial "file:$DMESG" </dev/null
+qrc=$?
+[ "${KUNIT_VERBOSE:-0}" = 1 ] && cat "$CONSOLE"
+echo "kunit: guest ran in $(since "$t_vm") s"
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	tail -n 30 "$CONSOLE" >&2
+	die "guest killed after the ${TIMEOUT}s limit (log: $CONSOLE)"
+fi
+grep -q 'kunit-guest: done' "$DMESG" || {
+	tail -n 30 "$CONSOLE" >&2
+	die "guest did not finish (qemu exit $qrc; logs: $CONSOLE, $DMESG)"
+}
+
+# KTAP from the kernel log: drop the printk timestamps, keep from the
+# first KUnit line on, leave out everything else the kernel printed.
+# KUnit's module path prints each suite as a subtest without a top-level
+# plan, so add the header and plan kunit.py and KTAP readers expect.
+ktap=$(sed -e 's/^\[ *[0-9.]*\] //' "$DMESG" |
+	awk '/^    (KTAP version|# Subtest:)/ { on = 1 }
+	     on && /^( *(K?TAP version|# |[0-9]+\.\.[0-9]+|(not )?ok [0-9]+)|    )/' )
+nsuites=$(printf '%s\n' "$ktap" | grep -cE '^(not )?ok [0-9]+ ')
+
+# The guest's own checks: every module loaded, and no kernel report.
+# These patterns are what lockdep, KASAN, DEBUG_ATOMIC_SLEEP,
+# DEBUG_PREEMPT, WARN() and oopses print; kmemleak's count comes from init.
+problems=$(sed -e 's/^\[ *[0-9.]*\] //' "$DMESG" | grep -E \
+	'^(BUG: |WARNING: |INFO: (possible|task|rcu)|UBSAN: |general protection|Oops|Kernel panic|kunit-guest: load failed|kunit-guest: kmemleak: [1-9])' |
+	head -n 20)
+
+{
+	echo "KTAP version 1"
+	echo "1..$((nsuites + 1))"
+	printf '%s\n' "$ktap"
+	if [ -z "$problems" ]; then
+		echo "ok $((nsuites + 1)) kunit_guest_checks"
+	else
+		printf '# %s\n' "$problems"
+		echo "not ok $((nsuites + 1)) kunit_guest_checks"
+	fi
+} > "$RESULTS"
+
+parser=$KDIR/tools/testing/kunit/kunit.py
+summary=$(python3 "$parser" parse "$RESULTS" 2>&1)
+printf '%s\n' "$summary" | sed -e 's/\x1b\[[0-9;]*m//g'
+if [ -n "$problems" ]; then
+	echo "kunit: kernel reported problems during the run (full log: $DMESG):"
+	printf '  %s\n' "$problems"
+	grep -q '^unreferenced object' "$DMESG" &&
+		sed -n '/^unreferenced object/,$p' "$DMESG" | head -n 40
+fi
+
+# Counts over the leaves of the KTAP tree, from kunit.py's own summary
+line=$(printf '%s\n' "$summary" | sed -e 's/\x1b\[[0-9;]*m//g' |
+	grep -E 'Ran [0-9]+ tests' | tail -n 1)
+[ -n "$line" ] || die "kunit.py parse found no results (log: $DMESG)"
+passed=$(echo "$line" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+failed=$(echo "$line" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
+skipped=$(echo "$line" | sed -n 's/.*skipped: \([0-9]*\).*/\1/p')
+errors=$(echo "$line" | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
+failed=$((${failed:-0} + ${errors:-0}))
+echo "kunit: run took $(since "$t_start") s in all"
+echo "kunit: ${passed:-0} passed, $failed failed, ${skipped:-0} skipped"
+[ "$failed" = 0 ] && [ "${passed:-0}" -gt 0 ]
