@@ -26,27 +26,34 @@
 # the run could not complete.  Never read from insmod's exit status: a
 # KUnit module loads fine whatever its results.
 #
-# Environment: KUNIT_BUILD (kernel cache, <tree>/build/kunit), KUNIT_OBJ
-# (module object dir, <tree>/build/kunit/obj), KUNIT_TIMEOUT (guest time
-# limit, s, default 300), KUNIT_SMP (2), KUNIT_MEM (MB, 512: kmemleak scans
-# all of it), KUNIT_CPU (QEMU -cpu, max),
-# KUNIT_VERBOSE=1 (echo the guest console).
+# Environment:
+#   KUNIT_BUILD     kernel cache (<tree>/build/kunit)
+#   KUNIT_OUT       results, logs, initramfs (<tree>/build/kunit)
+#   KUNIT_OBJ       module object dir ($KUNIT_OUT/obj)
+#   KUNIT_KMEMLEAK  0: skip the leak scan (saves ~15 s)
+#   KUNIT_TIMEOUT   guest time limit, s (300)
+#   KUNIT_SMP       vCPUs (2)
+#   KUNIT_MEM       guest memory, MB (512: kmemleak scans all of it)
+#   KUNIT_CPU       QEMU -cpu (max)
+#   KUNIT_VERBOSE   1: echo the guest console
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${KUNIT_BUILD:-$ROOT/build/kunit}
-OBJ=${KUNIT_OBJ:-$ROOT/build/kunit/obj}
+OUT=${KUNIT_OUT:-$ROOT/build/kunit}
+OBJ=${KUNIT_OBJ:-$OUT/obj}
 TIMEOUT=${KUNIT_TIMEOUT:-300}
 SMP=${KUNIT_SMP:-2}
 MEM=${KUNIT_MEM:-512}
 CPU=${KUNIT_CPU:-max}
-RESULTS=$BUILD/results.ktap
-CONSOLE=$BUILD/console.log
-DMESG=$BUILD/dmesg.log
+RESULTS=$OUT/results.ktap
+CONSOLE=$OUT/console.log
+DMESG=$OUT/dmesg.log
+INITRD=$OUT/initramfs.cpio.gz
 # Modules the guest loads, in order
 LOAD="freq_invariance kunit/sugov_inv_kunit"
 
-mkdir -p "$BUILD"
+mkdir -p "$BUILD" "$OUT"
 # A stale result must never be counted for this run
 rm -f "$RESULTS"
 
@@ -87,8 +94,9 @@ for m in $LOAD; do
 	cp "$OBJ/$m.ko" "$root/modules/"
 	basename "$m" >> "$root/modules/order"
 done
+[ "${KUNIT_KMEMLEAK:-1}" = 0 ] && : > "$root/modules/no-kmemleak"
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) |
-	gzip -1 > "$BUILD/initramfs.cpio.gz"
+	gzip -1 > "$INITRD"
 
 # qboot (QEMU's minimal firmware, as kunit.py uses) saves a second of
 # SeaBIOS; -nodefaults and two serial ports: console, then the kernel log.
@@ -100,7 +108,7 @@ t_vm=$(now)
 # shellcheck disable=SC2086
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 $bios \
 	-accel tcg,thread=multi -cpu "$CPU" -smp "$SMP" -m "$MEM" \
-	-kernel "$BZIMAGE" -initrd "$BUILD/initramfs.cpio.gz" \
+	-kernel "$BZIMAGE" -initrd "$INITRD" \
 	-append "console=ttyS0 rdinit=/init panic=-1 loglevel=4 tsc=nowatchdog 8250.nr_uarts=2" \
 	-display none -monitor none -no-reboot -nodefaults \
 	-serial "file:$CONSOLE" -serial "file:$DMESG" </dev/null
