@@ -113,9 +113,9 @@ modprobe_governors() {
 
 reset_record() { echo 1 > $VCF/reset; }
 
-# lead_cpu POLICY: the CPU vcpufreq records a policy's requests under
-# (the policy's cpu, first of its CPUs).
-lead_cpu() { cat "$1/affected_cpus" | cut -d' ' -f1; }
+# rec_cpus POLICY: the CPUs a policy's requests can be recorded under
+# (vcpufreq records the policy's lead CPU, which hotplug can move).
+rec_cpus() { cat "$1/related_cpus"; }
 
 # requests_after T0 CPUS...: the kHz of every request recorded for one of
 # CPUS after T0 (ns), oldest first.
@@ -183,26 +183,28 @@ cur_khz() { awk -v c="$1" '$1 == c { print $2 }' $VCF/cur; }
 # CPUs' stale util is ignored).  Prints why on failure.
 drives() {
 	_p=$(policy_of "$1") || { echo "cpu$1: no policy"; return 1; }
-	_lead=$(lead_cpu "$_p")
+	_rcpus=$(rec_cpus "$_p")
 	_max=$(cat "$_p/scaling_max_freq")
 	_waited=0
-	while [ "$(cur_khz "$_lead")" -ge "$_max" ]; do
+	while [ "$(cur_khz "$1")" -ge "$_max" ]; do
 		[ "$_waited" -ge 3000 ] &&
-			{ echo "cpu$1 idle: ${_p##*/} stays at $(cur_khz "$_lead") kHz for 3 s"; return 1; }
+			{ echo "cpu$1 idle: ${_p##*/} stays at $(cur_khz "$1") kHz for 3 s"; return 1; }
 		sleep 0.05
 		_waited=$((_waited + 50))
 	done
 	_t=$(now_ns)
 	spin_start "$1"
-	wait_request "$_t" ge "$_max" 2000 "$_lead"
+	# shellcheck disable=SC2086
+	wait_request "$_t" ge "$_max" 2000 $_rcpus
 	_up=$?
 	spin_stop
 	if [ "$_up" != 0 ]; then
-		echo "cpu$1 busy: no request at ${_max} kHz for ${_p##*/} in 2 s (got: $(requests_after "$_t" "$_lead" | tr '\n' ' '))"
+		echo "cpu$1 busy: no request at ${_max} kHz for ${_p##*/} in 2 s (got: $(requests_after "$_t" $_rcpus | tr '\n' ' '))"
 		return 1
 	fi
 	_t=$(now_ns)
-	wait_request "$_t" lt "$_max" 3000 "$_lead" ||
+	# shellcheck disable=SC2086
+	wait_request "$_t" lt "$_max" 3000 $_rcpus ||
 		{ echo "cpu$1 idle again: no request below ${_max} kHz for ${_p##*/} in 3 s"; return 1; }
 	return 0
 }
