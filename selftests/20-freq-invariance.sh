@@ -317,11 +317,13 @@ check "refused: max_p_khz not a number" refused max_p_khz=2.25GHz max_boost_khz=
 # --- lifetime --------------------------------------------------------------
 
 # "kmalloc-N live_objects" per kmalloc cache.  SLUB counts free objects
-# parked on per-CPU lists as active, so shrink each cache first, or a
-# correct module shows hundreds of phantom objects.
+# parked on per-CPU lists as active, so shrink each cache first, and
+# RCU-deferred frees need a grace period: without both a correct module
+# shows hundreds of phantom objects.
 kmalloc_snap() {
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
+	sleep 1
 	for c in /sys/kernel/slab/kmalloc-[0-9]*; do
 		[ -f "$c/shrink" ] && echo 1 > "$c/shrink"
 	done
@@ -342,9 +344,9 @@ cycles() {
 # Catches: kobjects, work or notifiers left behind by unload (a later
 # load or unload fails), and memory leaked per load.  A leak of one
 # object per CPU per load grows its kmalloc cache by NCPU * CYCLES / 2 in
-# each half of the run; slab noise (a page of kmalloc-8 coming and going)
-# is as large but does not repeat, so a cache leaks when it grows by a
-# quarter of that in both halves.
+# each half of the run; once settled, a correct module's caches move by
+# a few dozen objects, once.  A cache leaks when it grows by a quarter of
+# the leak's rate (one object per load) in both halves.
 check_cycles() {
 	insmod "$VC_KO" preset=generic || return 1
 	cycles 20 || return 1
@@ -356,6 +358,7 @@ check_cycles() {
 	rmmod vcpufreq || return 1
 	leaks=$(printf '%s\n--\n%s\n--\n%s\n' "$s0" "$s1" "$s2" |
 		awk -v t=$((NCPU * CYCLES / 8)) '
+			BEGIN { k = 0 }
 			$1 == "--" { k++; next }
 			{ v[k, $1] = $2; seen[$1] = 1 }
 			END {
