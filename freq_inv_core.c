@@ -97,30 +97,21 @@ struct freq_inv_stored {
 };
 
 /**
- * struct freq_inv_cpu_kobj - /sys/kernel/freq_invariance/cpuN
- * @kobj: the directory; its release frees this struct
- * @cpu: the CPU it reports
- */
-struct freq_inv_cpu_kobj {
-	struct kobject kobj;
-	unsigned int cpu;
-};
-
-/**
  * struct freq_inv_cpu - per-CPU state
  * @seq: orders lockless readers of @st against freq_inv_publish()
  * @st: the published caps
  * @online: our hotplug callback has run for the CPU; under freq_inv_lock
  * @hw_err: why the hardware backend did not answer at the last refresh
  *	(0 when it did); under freq_inv_lock
- * @kobj: the CPU's sysfs directory, NULL while offline; under freq_inv_lock
+ * @kobj: /sys/kernel/freq_invariance/cpuN, NULL while the CPU is offline;
+ *	under freq_inv_lock
  */
 struct freq_inv_cpu {
 	seqcount_t seq;
 	struct freq_inv_stored st;
 	bool online;
 	int hw_err;
-	struct freq_inv_cpu_kobj *kobj;
+	struct kobject *kobj;
 };
 
 static DEFINE_PER_CPU(struct freq_inv_cpu, freq_inv_cpus);
@@ -992,9 +983,15 @@ static ssize_t reference_show(struct kobject *kobj,
 
 static struct kobj_attribute freq_inv_reference_attr = __ATTR_RO(reference);
 
-static unsigned int freq_inv_kobj_cpu(struct kobject *kobj)
+/* The caps of the CPU a cpuN directory is named after */
+static int freq_inv_kobj_caps(struct kobject *kobj, struct freq_inv_caps *caps)
 {
-	return container_of(kobj, struct freq_inv_cpu_kobj, kobj)->cpu;
+	unsigned int cpu;
+
+	if (kstrtouint(kobject_name(kobj) + strlen("cpu"), 10, &cpu) ||
+	    cpu >= nr_cpu_ids)
+		return -ENODEV;
+	return freq_inv_report_caps(cpu, caps);
 }
 
 static ssize_t freq_inv_show_field(struct kobject *kobj, char *buf,
@@ -1003,7 +1000,7 @@ static ssize_t freq_inv_show_field(struct kobject *kobj, char *buf,
 	struct freq_inv_caps caps;
 	int err;
 
-	err = freq_inv_report_caps(freq_inv_kobj_cpu(kobj), &caps);
+	err = freq_inv_kobj_caps(kobj, &caps);
 	if (err)
 		return err;
 	return sysfs_emit(buf, "%u\n", *(u32 *)((char *)&caps + offset));
@@ -1060,7 +1057,7 @@ static ssize_t source_show(struct kobject *kobj, struct kobj_attribute *attr,
 	struct freq_inv_caps caps;
 	int err;
 
-	err = freq_inv_report_caps(freq_inv_kobj_cpu(kobj), &caps);
+	err = freq_inv_kobj_caps(kobj, &caps);
 	if (err)
 		return err;
 	return sysfs_emit(buf, "%s\n", freq_inv_source_name(caps.source));
@@ -1077,38 +1074,42 @@ static struct attribute *freq_inv_cpu_attrs[] = {
 	&freq_inv_source_attr.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(freq_inv_cpu);
 
-static void freq_inv_cpu_kobj_release(struct kobject *kobj)
-{
-	kfree(container_of(kobj, struct freq_inv_cpu_kobj, kobj));
-}
-
-static const struct kobj_type freq_inv_cpu_ktype = {
-	.release	= freq_inv_cpu_kobj_release,
-	.sysfs_ops	= &kobj_sysfs_ops,
-	.default_groups	= freq_inv_cpu_groups,
+static const struct attribute_group freq_inv_cpu_group = {
+	.attrs = freq_inv_cpu_attrs,
 };
 
+/*
+ * The cpuN directories are plain dynamic kobjects: their release is the
+ * kernel's kfree, never code of this module, so a release that runs late
+ * (CONFIG_DEBUG_KOBJECT_RELEASE) cannot outlive the module's text.  The
+ * CPU number is in the name.
+ */
 static int freq_inv_cpu_kobj_add(unsigned int cpu)
 {
-	struct freq_inv_cpu_kobj *fk;
+	struct kobject *kobj;
+	char name[16];
 	int err;
 
 	lockdep_assert_held(&freq_inv_lock);
-	fk = kzalloc(sizeof(*fk), GFP_KERNEL);
-	if (!fk)
+	snprintf(name, sizeof(name), "cpu%u", cpu);
+	kobj = kobject_create_and_add(name, freq_inv_kobj);
+	if (!kobj)
 		return -ENOMEM;
-	fk->cpu = cpu;
-	err = kobject_init_and_add(&fk->kobj, &freq_inv_cpu_ktype,
-				   freq_inv_kobj, "cpu%u", cpu);
+	err = sysfs_create_group(kobj, &freq_inv_cpu_group);
 	if (err) {
-		/* The release frees @fk, even after a failed add */
-		kobject_put(&fk->kobj);
+		kobject_put(kobj);
 		return err;
 	}
-	per_cpu_ptr(&freq_inv_cpus, cpu)->kobj = fk;
+	per_cpu_ptr(&freq_inv_cpus, cpu)->kobj = kobj;
 	return 0;
+}
+
+/* Remove the directory now (and wait for its readers), free it later */
+static void freq_inv_kobj_remove(struct kobject *kobj)
+{
+	kobject_del(kobj);
+	kobject_put(kobj);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1140,17 +1141,17 @@ static int freq_inv_cpu_online(unsigned int cpu)
 static int freq_inv_cpu_offline(unsigned int cpu)
 {
 	struct freq_inv_cpu *fc = per_cpu_ptr(&freq_inv_cpus, cpu);
-	struct freq_inv_cpu_kobj *fk;
+	struct kobject *kobj;
 
 	mutex_lock(&freq_inv_lock);
 	fc->online = false;
-	fk = fc->kobj;
+	kobj = fc->kobj;
 	fc->kobj = NULL;
 	mutex_unlock(&freq_inv_lock);
 
 	/* Waits for readers of its files; they do not take freq_inv_lock */
-	if (fk)
-		kobject_put(&fk->kobj);
+	if (kobj)
+		freq_inv_kobj_remove(kobj);
 	return 0;
 }
 
@@ -1353,7 +1354,7 @@ err_notifier:
 				    CPUFREQ_POLICY_NOTIFIER);
 	cancel_work_sync(&freq_inv_refresh_work);
 err_kobj:
-	kobject_put(freq_inv_kobj);
+	freq_inv_kobj_remove(freq_inv_kobj);
 	return err;
 }
 module_init(freq_inv_init);
@@ -1367,7 +1368,7 @@ static void __exit freq_inv_exit(void)
 	cancel_work_sync(&freq_inv_refresh_work);
 	/* Runs freq_inv_cpu_offline() on each CPU: removes the cpuN dirs */
 	cpuhp_remove_state(freq_inv_cpuhp_state);
-	kobject_put(freq_inv_kobj);
+	freq_inv_kobj_remove(freq_inv_kobj);
 }
 module_exit(freq_inv_exit);
 
