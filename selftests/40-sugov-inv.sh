@@ -33,20 +33,22 @@ LOW=1500000
 POLICIES="max_P midpoint max_boost overutil-detect noinv"
 # Phase lengths, s; the last SETTLE_PCT % of each phase is "settled"
 FLAT_S=4
-PART_S=6
+PART_S=5
 SETTLE_PCT=50
 # util_halflife_ms for the partial loads.  Under TCG the host deschedules
 # vCPUs for tens of ms, so a stress-ng duty cycle reaches the guest in
 # lumps; a longer half-life (a tunable users have too) averages them into
 # the steady state the formula predicts.
 PART_HALFLIFE=${SGI_PART_HALFLIFE:-250}
-# stress-ng's duty cycle for "about 90 % busy": a loaded TCG host wakes
-# idle vCPUs late, so the guest sees a few percent less than asked for.
+# stress-ng's duty cycles of the partial loads; the last is "about 90 %
+# busy": a loaded TCG host wakes idle vCPUs late, so the guest sees a few
+# percent less than asked for.
 HIGH_LOAD=${SGI_HIGH_LOAD:-93}
+PART_LOADS="60 75 $HIGH_LOAD"
 # The policy each CPU runs in the side-by-side phases, by CPU number
 SIDE="max_P midpoint max_boost overutil-detect"
 
-ktap_plan 30
+ktap_plan 31
 
 now_ns() { awk '{ printf "%.0f\n", $1 * 1000000000 }' /proc/uptime; }
 
@@ -78,6 +80,7 @@ phase_begin() {
 	echo 1 > $VCF/reset
 	echo > $TRACE/trace
 	PH_STAT=$(stat_idle)
+	PH_TS=
 	PH_T0=$(now_ns)
 }
 
@@ -92,11 +95,11 @@ phase_end() {
 # from vcpufreq's record: "avg_khz top_fraction" averaged over the CPUs
 # (over CPU $1 only when given).
 settled_freq() {
-	awk -v t0="$PH_T0" -v t1="$PH_T1" -v pct=$SETTLE_PCT -v top=$TOP -v only="${1:-}" '
+	awk -v t0="$PH_T0" -v t1="$PH_T1" -v pct=$SETTLE_PCT -v top=$TOP -v only="${1:-}" -v pts="$PH_TS" '
 	FILENAME ~ /cur0/ { if (only == "" || $1 == only) { f[$1] = $2; cpus[$1] = 1 }; next }
 	{ n++; ev_t[n] = $1; ev_c[n] = $2; ev_f[n] = $3 }
 	END {
-		ts = t1 - (t1 - t0) * pct / 100
+		ts = pts != "" ? pts : t1 - (t1 - t0) * pct / 100
 		for (c in cpus) { cur = f[c]; last = ts; sum = 0; attop = 0
 			for (i = 1; i <= n; i++) {
 				if (ev_c[i] != c) continue
@@ -116,9 +119,10 @@ settled_freq() {
 # Means over the settled part of the phase, from the tracepoint, of CPU
 # $1's decisions: "raw_khz busy_pct".
 settled_trace() {
-	awk -v t0="$PH_T0" -v t1="$PH_T1" -v pct=$SETTLE_PCT -v c="$1" '
+	awk -v t0="$PH_T0" -v t1="$PH_T1" -v pct=$SETTLE_PCT -v c="$1" -v pts="$PH_TS" '
+	BEGIN { ts = pts != "" ? pts : t1 - (t1 - t0) * pct / 100 }
 	{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+:$/) t = substr($i, 1, length($i) - 1) * 1e9
-	  if (t < t1 - (t1 - t0) * pct / 100) next
+	  if (t < ts) next
 	  delete v; for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2]
 	  if (v["cpu"] != c) next
 	  r += v["raw_khz"]; b += v["busy"]; n++ }
@@ -179,16 +183,53 @@ run_load() { # seconds load-percent (100 = flat out)
 
 # Run stress-ng on every CPU, one worker pinned to each: the same load on
 # each CPU at the same time (load percent 100 = flat out).
-run_pinned() { # seconds load-percent
+# Start stress-ng on every CPU, one worker pinned to each: the same load
+# on each CPU at the same time (load percent 100 = flat out).  They run
+# until stop_pinned; PINNED holds their pids.
+start_pinned() { # load-percent
+	PINNED=
 	for c in $(seq 0 $((NCPU - 1))); do
-		if [ "$2" = 100 ]; then
-			stress-ng --cpu 1 --taskset $c -t "$1" -q &
+		if [ "$1" = 100 ]; then
+			stress-ng --cpu 1 --taskset $c -t 600 -q &
 		else
-			stress-ng --cpu 1 --taskset $c --cpu-load "$2" \
-				--cpu-load-slice ${SGI_SLICE:-50} -t "$1" -q &
+			stress-ng --cpu 1 --taskset $c --cpu-load "$1" \
+				--cpu-load-slice ${SGI_SLICE:-50} -t 600 -q &
 		fi
+		PINNED="$PINNED $!"
 	done
+}
+
+stop_pinned() {
+	kill -INT $PINNED 2>/dev/null
 	wait
+}
+
+# Per-CPU "cpu idle total" from /proc/stat (USER_HZ units)
+stat_cpus() { awk '/^cpu[0-9]/ { print substr($1, 4), $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+
+# A pinned-load phase whose settled part (the last SETTLE_PCT %) is also
+# measured by /proc/stat: settled_busy CPU then gives its busy percent.
+# The workers are stopped at the end of the settled part, so it holds load
+# only however late each of them started.
+phase_pinned() { # seconds load-percent
+	phase_begin
+	start_pinned "$2"
+	sleep $(awk -v d="$1" -v p=$SETTLE_PCT 'BEGIN { print d * (100 - p) / 100 }')
+	PH_TS=$(now_ns)
+	stat_cpus > /tmp/sgi-stat0
+	sleep $(awk -v d="$1" -v p=$SETTLE_PCT 'BEGIN { print d * p / 100 }')
+	stat_cpus > /tmp/sgi-stat1
+	phase_end
+	stop_pinned
+}
+
+# Busy percent of CPU $1 over the settled part: its idle time (/proc/stat
+# takes it from the NOHZ idle clock, exact) against the wall clock.  Not
+# against /proc/stat's total: user and system time are sampled by the
+# tick, which a vCPU the host starves of time misses.
+settled_busy() { # cpu
+	awk -v c="$1" -v w="$((PH_T1 - PH_TS))" 'FILENAME ~ /stat0/ { if ($1 == c) i = $2; next }
+		$1 == c { b = 100 - ($2 - i) * 1e9 / w; printf "%d\n", b < 0 ? 0 : b }' /tmp/sgi-stat0 /tmp/sgi-stat1
 }
 
 formula_bad=0
@@ -208,7 +249,7 @@ ktap_dmesg_mark
 if ! insmod $SUGOV/freq_invariance.ko max_p_khz=2250000 max_boost_khz=3400000 ||
    ! insmod $SUGOV/sugov_inv.ko || ! load_vcpufreq; then
 	ktap_fail "modules load and sugov_inv is selected on every policy"
-	for i in $(seq 2 30); do ktap_skip "case $i" "modules did not load"; done
+	for i in $(seq 2 31); do ktap_skip "case $i" "modules did not load"; done
 	unload_all
 	ktap_finish
 fi
@@ -308,11 +349,37 @@ done
 ktap_result "flat out: noinv climbs $LOW -> $MID_P -> $TOP on every CPU" $((1 - ok))
 ktap_diag "driver path: $(grep -E '^(fast|slow) ' $VCF/stats | tr '\n' ' ')"
 
+# --- iowait boost ------------------------------------------------------------
+# Catches: SCHED_CPUFREQ_IOWAIT ignored, or a boost that does not double
+# per I/O-wait wake-up (schedutil's 1/8, 1/4, 1/2, full).  null_blk with
+# timer completions makes a reader sleep in io_schedule() for each block;
+# it must be in the guest's module tree (skipped otherwise).  A tick
+# without a wake-up restarts the boost, and a loaded TCG host delays
+# completions, so only the way to 1/2 is required.
+if modprobe null_blk irqmode=2 completion_nsec=200000 2>/dev/null && [ -b /dev/nullb0 ]; then
+	echo max_P > $TUN/freq_max_policy
+	phase_begin
+	taskset 2 dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=3000 2>/dev/null
+	phase_end
+	check_formula "iowait"
+	set -- $(awk '/reason=iowait/ { for (i = 1; i <= NF; i++) if ($i ~ /^util=/) u = substr($i, 6)
+		n++; if (u > max) max = u; if (u != 128 && u != 256 && u != 512 && u != 1024) odd++ }
+		END { print n + 0, max + 0, odd + 0 }' /tmp/sgi-trace)
+	ktap_diag "iowait: $1 decisions boosted, highest boost $2, $3 not a power-of-two step of 128"
+	ktap_result "I/O-wait wake-ups boost util from 1/8, doubling (at least to 1/2)" \
+		$([ "$1" -ge 5 ] && [ "$2" -ge 512 ] && [ "$3" = 0 ]; echo $?)
+	rmmod null_blk
+else
+	ktap_skip "I/O-wait wake-ups boost util from 1/8, doubling (at least to 1/2)" "no null_blk module in the guest"
+fi
+
 # --- run-time policy change -------------------------------------------------
 # Catches: a policy cached at start (or per window) instead of read at
 # each evaluation.  Under a flat-out load the hooks run at least every tick,
 # so with rate_limit_us=50000 every CPU evaluates within 50 ms + a tick of
-# the write; the first evaluation after it must use the new policy.
+# the write, and that evaluation must use the new policy: no evaluation
+# after the write may use the old one.  The bound on the delay allows
+# another 50 ms for a vCPU the TCG host has not scheduled.
 echo max_P > $TUN/freq_max_policy
 echo 50000 > $TUN/rate_limit_us
 phase_begin
@@ -335,7 +402,7 @@ set -- $(awk '
 	END { printf "%d %d %.0f\n", nf, old + 0, worst * 1000 }' /tmp/sgi-sw)
 ktap_diag "after the switch: $1 CPUs evaluated, $2 old-policy decisions, the last CPU $3 ms after the write (rate limit 50 ms)"
 ktap_result "a freq_max_policy change applies at the next evaluation, within one rate-limit period" \
-	$([ "$1" = "$NCPU" ] && [ "$2" = 0 ] && [ "$3" -le 75 ]; echo $?)
+	$([ "$1" = "$NCPU" ] && [ "$2" = 0 ] && [ "$3" -le 125 ]; echo $?)
 
 # --- limits ------------------------------------------------------------------
 # Catches: limits applied only after the rate limit or not at all (the
@@ -392,82 +459,137 @@ if [ "$NCPU" -ge 4 ] && load_vcpufreq per_policy_tunables=1; then
 	ktap_result "per-policy tunables: policy0..3 run $SIDE" $ok
 
 	sleep 1.5
-	phase_begin; run_pinned $FLAT_S 100; phase_end
+	phase_pinned $FLAT_S 100
 	check_formula "side by side, flat out"
 	: > /tmp/sgi-side
-	for c in 0 1 2 3; do echo "$c $(settled_freq $c)" >> /tmp/sgi-side; done
+	for c in 0 1 2 3; do echo "$c $(settled_freq $c) $(settled_busy $c)" >> /tmp/sgi-side; done
 	# Catches: a util estimate that scales a CPU that never idles by
 	# frequency: it would stay below full util, and max_P below the top.
 	c=0
 	for p in $SIDE; do
-		f=$(awk -v c=$c '$1 == c { print $3 }' /tmp/sgi-side)
-		ktap_result "flat out: $p reaches the top ($f of the settled time at $TOP)" \
-			$(ge "$f" 0.8; echo $?)
+		set -- $(sed -n "s/^$c //p" /tmp/sgi-side)
+		ktap_result "flat out ($3 % busy): $p reaches the top ($2 of the settled time at $TOP)" \
+			$(ge "$2" 0.8; echo $?)
 		c=$((c + 1))
 	done
 
 	for c in $(seq 0 $((NCPU - 1))); do echo $PART_HALFLIFE > $CPUFREQ/policy$c/sugov_inv/util_halflife_ms; done
-	phase_begin; run_pinned $PART_S 70; phase_end
-	check_formula "side by side, 70 % busy"
-	: > /tmp/sgi-70
-	for c in 0 1 2 3; do echo "$c $(settled_freq $c) $(settled_trace $c)" >> /tmp/sgi-70; done
-	phase_begin; run_pinned $PART_S $HIGH_LOAD; phase_end
-	check_formula "side by side, 90 % busy"
-	: > /tmp/sgi-90
-	for c in 0 1 2 3; do echo "$c $(settled_freq $c) $(settled_trace $c)" >> /tmp/sgi-90; done
-	ktap_diag "cpu policy: settled avg_khz top_frac mean_raw_khz busy_pct, at 70 % then 90 % load"
+	for l in $PART_LOADS; do
+		phase_pinned $PART_S $l
+		check_formula "side by side, $l % load"
+		: > /tmp/sgi-p$l
+		for c in 0 1 2 3; do echo "$c $(settled_freq $c) $(settled_trace $c) $(settled_busy $c)" >> /tmp/sgi-p$l; done
+	done
+	ktap_diag "cpu policy: avg_khz top_frac mean_raw_khz decision_busy_pct busy_pct (settled), per stress-ng load: $PART_LOADS %"
 	c=0
 	for p in $SIDE; do
-		ktap_diag "cpu$c $p: $(sed -n "s/^$c //p" /tmp/sgi-70) | $(sed -n "s/^$c //p" /tmp/sgi-90)"
+		line=
+		for l in $PART_LOADS; do line="$line| $(sed -n "s/^$c //p" /tmp/sgi-p$l) "; done
+		ktap_diag "cpu$c $p: $line"
 		c=$((c + 1))
 	done
 	col() { awk -v c="$2" -v k="$3" '$1 == c { print $k }' "$1"; }
+	# inrange FILE LO HI CPU...: every CPU's measured busy within [LO, HI]
+	inrange() {
+		_f=$1 _lo=$2 _hi=$3; shift 3
+		for _c in "$@"; do
+			_b=$(col $_f $_c 6)
+			[ "$_b" -ge "$_lo" ] && [ "$_b" -le "$_hi" ] || return 1
+		done
+	}
 
+	# With the same busy fraction the policy with the higher freq_max never
+	# runs lower (higher f, higher invariant util, higher target), so the
+	# order holds between any two CPUs whose loads came out within 5
+	# points of each other; 50 MHz allows for the rest of the difference.
+	# Catches: freq_max of two policies swapped, or max_P above max_boost.
+	bad= n=0
+	for l in $PART_LOADS; do
+		f=/tmp/sgi-p$l
+		for pair in "0 1" "1 2" "0 2"; do
+			set -- $pair
+			d=$(($(col $f $1 6) - $(col $f $2 6)))
+			[ "$d" -le 5 ] && [ "$d" -ge -5 ] || continue
+			n=$((n + 1))
+			[ "$(col $f $1 2)" -le $(($(col $f $2 2) + 50000)) ] ||
+				bad="$bad $l%:cpu$1>cpu$2"
+		done
+	done
+	if [ "$n" = 0 ]; then
+		ktap_skip "partial loads: max_P <= midpoint <= max_boost" "no two CPUs measured within 5 points of busy"
+	else
+		ktap_result "partial loads: max_P <= midpoint <= max_boost ($n comparisons${bad:+, not at$bad})" \
+			$([ -z "$bad" ]; echo $?)
+	fi
+
+	# A busy fraction b separates max_P from max_boost when max_P cannot
+	# hold 2000 MHz (1.25 x max_P x b x 2000 / ref <= 1500) while max_boost
+	# holds 2250 (1.25 x max_boost x b x 2250 / ref > 2000), with 3 points
+	# of margin each side; the measured busy fraction decides which phases
+	# count (a loaded TCG host wakes idle vCPUs late, so stress-ng's duty
+	# cycle comes out lower than asked).
 	# Catches: max_P and max_boost sharing one freq_max (the seed's
 	# sugov-P0 loss would not reproduce).
-	a=$(col /tmp/sgi-70 0 2) m=$(col /tmp/sgi-70 1 2) b=$(col /tmp/sgi-70 2 2)
-	ktap_result "70 % busy: max_P settles lower than max_boost ($a < $b kHz)" \
-		$([ $((a + 100000)) -le "$b" ]; echo $?)
-	# Catches: midpoint computed as max_P or max_boost.
-	ktap_result "70 % busy: midpoint settles between them ($a <= $m <= $b kHz)" \
-		$([ "$a" -le "$m" ] && [ "$m" -le "$b" ]; echo $?)
+	lo=$(awk -v r=$REF -v mb=$MAXB 'BEGIN { printf "%d", 100 * 2000 * r / (1.25 * mb * 2250) + 4 }')
+	hi=$(awk -v r=$REF -v mp=$MAXP 'BEGIN { printf "%d", 100 * 1500 * r / (1.25 * mp * 2000) - 3 }')
+	st=skip why="no phase measured $lo..$hi % busy on cpu0 and cpu2"
+	for l in $PART_LOADS; do
+		f=/tmp/sgi-p$l
+		inrange $f $lo $hi 0 2 || continue
+		a=$(col $f 0 2) b=$(col $f 2 2)
+		[ "$st" = fail ] && continue
+		if [ $((a + 100000)) -le "$b" ]; then st=ok; else st=fail; fi
+		why="$a < $b kHz at $(col $f 0 6) and $(col $f 2 6) % busy"
+	done
+	case $st in
+	ok) ktap_ok "partial load: max_P settles lower than max_boost ($why)" ;;
+	fail) ktap_fail "partial load: max_P settles lower than max_boost ($why)" ;;
+	*) ktap_skip "partial load: max_P settles lower than max_boost" "$why" ;;
+	esac
 
-	# overutil-detect, below and above its threshold, if the load got there
-	# (a TCG host under load wakes idle vCPUs late, and stress-ng's duty
-	# cycle then comes out lower than asked: the measured busy decides).
-	# Catches: overutil asking for the maximum below the threshold.
-	o=$(col /tmp/sgi-70 3 2) ob=$(col /tmp/sgi-70 3 5)
-	if [ "$ob" -lt 75 ]; then
+	# Catches: overutil asking for the maximum below the threshold (at
+	# most 72 % busy: the formula with the reference keeps it below 2250
+	# except for short bursts).
+	# (Not over-utilized its target is 1.25 x b x f whatever the reference:
+	# at most 68 % busy it cannot hold 2250.)
+	o=$(col /tmp/sgi-p${PART_LOADS%% *} 3 2) ob=$(col /tmp/sgi-p${PART_LOADS%% *} 3 6)
+	if [ "$ob" -le 68 ]; then
 		ktap_result "below the threshold ($ob % busy) overutil-detect follows the formula ($o kHz)" \
 			$([ "$o" -lt 2200000 ]; echo $?)
 	else
-		ktap_skip "below the threshold overutil-detect follows the formula" "the 70 % load measured $ob % busy"
+		ktap_skip "below the threshold overutil-detect follows the formula" "the ${PART_LOADS%% *} % load measured $ob % busy"
 	fi
 	# Catches: overutil-detect never detecting (busy scaled by frequency,
 	# or the threshold compared the wrong way round).
-	o=$(col /tmp/sgi-90 3 3) ob=$(col /tmp/sgi-90 3 5)
+	o=$(col /tmp/sgi-p$HIGH_LOAD 3 3) ob=$(col /tmp/sgi-p$HIGH_LOAD 3 6)
 	if [ "$ob" -ge 84 ]; then
-		ktap_result "90 % busy ($ob % measured): overutil-detect holds the top ($o of the settled time)" \
+		ktap_result "~90 % busy ($ob % measured): overutil-detect holds the top ($o of the settled time)" \
 			$(ge "$o" 0.8; echo $?)
 	else
-		ktap_skip "90 % busy: overutil-detect holds the top" "the 90 % load measured only $ob % busy (threshold 80 %)"
+		ktap_skip "~90 % busy: overutil-detect holds the top" "the load measured only $ob % busy (threshold 80 %)"
 	fi
-	# Catches: any freq_max mix-up between the three fixed policies.
-	x=$(col /tmp/sgi-90 0 4) y=$(col /tmp/sgi-90 1 4) z=$(col /tmp/sgi-90 2 4)
-	ktap_result "90 % busy: raw targets order max_P < midpoint < max_boost ($x < $y < $z kHz)" \
-		$([ "$x" -lt "$y" ] && [ "$y" -lt "$z" ]; echo $?)
+	# Catches: any freq_max mix-up between the three fixed policies.  From
+	# 82 % busy midpoint and max_boost hold the top and max_P cannot.
+	x=$(col /tmp/sgi-p$HIGH_LOAD 0 4) y=$(col /tmp/sgi-p$HIGH_LOAD 1 4) z=$(col /tmp/sgi-p$HIGH_LOAD 2 4)
+	if inrange /tmp/sgi-p$HIGH_LOAD 82 100 0 1 2; then
+		ktap_result "~90 % busy: raw targets order max_P < midpoint < max_boost ($x < $y < $z kHz)" \
+			$([ "$x" -lt "$y" ] && [ "$y" -lt "$z" ]; echo $?)
+	else
+		ktap_skip "~90 % busy: raw targets order max_P < midpoint < max_boost" \
+			"cpu0..2 measured $(col /tmp/sgi-p$HIGH_LOAD 0 6) $(col /tmp/sgi-p$HIGH_LOAD 1 6) $(col /tmp/sgi-p$HIGH_LOAD 2 6) % busy, not all >= 82"
+	fi
 
 	# Catches: a tracepoint decision that never reaches the driver, or a
 	# request the tracepoint did not announce.
 	set -- $(awk '/request=1/ { for (i = 1; i <= NF; i++) if ($i ~ /^next_khz=/) print substr($i, 10) }' /tmp/sgi-trace | sort -u | tr '\n' ' ')
 	tr_set="$*"
 	set -- $(awk '{ print $3 }' /tmp/sgi-req | sort -u | tr '\n' ' ')
-	ktap_result "90 % phase: the driver got exactly the frequencies the tracepoint requested ($*)" \
+	ktap_result "last phase: the driver got exactly the frequencies the tracepoint requested ($*)" \
 		$([ "$tr_set" = "$*" ] && [ -n "$*" ]; echo $?)
 else
 	for t in "per-policy tunables" "flat out: max_P" "flat out: midpoint" \
-		 "flat out: max_boost" "flat out: overutil-detect" "70 %: max_P < max_boost" \
-		 "70 %: midpoint between" "overutil below threshold" "overutil holds the top" \
+		 "flat out: max_boost" "flat out: overutil-detect" "order in every phase" \
+		 "max_P < max_boost" "overutil below threshold" "overutil holds the top" \
 		 "raw order" "driver = tracepoint"; do
 		ktap_skip "side by side: $t" "needs 4 CPUs and per_policy_tunables"
 	done
@@ -485,7 +607,8 @@ rmmod vcpufreq
 if load_vcpufreq shared=1; then
 	echo max_P > $TUN/freq_max_policy
 	sleep 1
-	phase_begin; stress-ng --cpu 1 -t 3 -q; phase_end
+	# Pinned: util does not follow a migrating task (see Documentation)
+	phase_begin; stress-ng --cpu 1 --taskset 1 -t 3 -q; phase_end
 	set -- $(settled_freq 0); one_top=$2
 	set -- $(formula_check); shared_formula="$1 decisions, $2 off the formula"
 	# Idle: wait up to 3 s for the policy to come down (the slow path
