@@ -510,14 +510,12 @@ static void freq_inv_backend_select(void)
 
 /**
  * struct freq_inv_policy_info - what the CPU's cpufreq policy tells
- * @present: the CPU has an active policy
  * @boost_switch: its driver has the global boost switch
  * @max_p_khz: highest non-boost table entry, 0 without a table
  * @max_boost_khz: highest CPUFREQ_BOOST_FREQ table entry, 0 if none
  * @cpuinfo_max_khz: the policy's cpuinfo.max_freq
  */
 struct freq_inv_policy_info {
-	bool present;
 	bool boost_switch;
 	u32 max_p_khz;
 	u32 max_boost_khz;
@@ -541,7 +539,6 @@ static void freq_inv_read_policy(unsigned int cpu,
 	if (!cpumask_test_cpu(cpu, policy->cpus))
 		goto out;
 
-	info->present = true;
 	info->cpuinfo_max_khz = policy->cpuinfo.max_freq;
 	if (policy->freq_table) {
 		cpufreq_for_each_valid_entry(pos, policy->freq_table) {
