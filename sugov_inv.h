@@ -331,19 +331,21 @@ static inline bool sugov_inv_est_saturated(u32 util_fp)
  * @halflife_ns: smoothing half-life
  *
  * The invariant estimate follows PELT's clock.  That clock advances by
- * running time scaled by s = min(deliv / ref, 1) and catches up with real
- * time only when the CPU idles; the catch-up counts as idle time, unless
- * util is saturated then, when PELT books it as lost idle time
- * (update_idle_rq_clock_pelt()).  Per window:
+ * running time scaled by s = deliv / ref (at most 1: it never runs ahead
+ * of real time) and catches up with real time only when the CPU idles;
+ * the catch-up counts as idle time, unless util is saturated then, when
+ * PELT books it as lost idle time (update_idle_rq_clock_pelt()).  Per
+ * window:
  *
  *  - never idled (busy within SUGOV_INV_BUSY_FULL_SLACK of full): full
  *    input over wall * s of PELT time; the rest, wall * (1 - s), is added
  *    to the lag.  A CPU that never idles therefore reaches full util
  *    whatever its frequency (after halflife / s of real time per halving).
- *  - idled: running time * s over a PELT time of the whole window plus the
- *    lag, which is paid off here (dropped if util is saturated).  A
- *    constant load converges to min(busy * deliv / ref, 1) * 1024 however
- *    its busy and idle times are lumped into windows.
+ *  - idled: running time * deliv / ref (capped at full) over a PELT time
+ *    of the whole window plus the lag, which is paid off here (dropped if
+ *    util is saturated).  A constant load converges to
+ *    min(busy * deliv / ref, 1) * 1024 however its busy and idle times
+ *    are lumped into windows.
  *
  * Each window moves the estimate towards its input with weight
  * 1 - 2^(-PELT time / halflife): a step from 0 to full at the reference
@@ -355,7 +357,7 @@ static inline void sugov_inv_est_update(struct sugov_inv_est *est,
 					u32 deliv_khz, u32 ref_khz,
 					u64 halflife_ns)
 {
-	u64 wall_ns, busy_ns, run_ns, catch_ns, pelt_ns, scale;
+	u64 wall_ns, busy_ns, run_ns, behind_ns, catch_ns, pelt_ns, scale;
 	u32 busy, in_inv, in_raw;
 
 	if (!wall_us)
@@ -371,13 +373,20 @@ static inline void sugov_inv_est_update(struct sugov_inv_est *est,
 					   sugov_inv_decay_factor(wall_ns,
 								  halflife_ns));
 
-	/* s, the PELT clock's rate while running, in units of 2^-20 */
+	/*
+	 * s = deliv / ref in units of 2^-20.  Above 1 (a CPU boosting past the
+	 * reference) it raises the input, capped at full, but the clock
+	 * cannot run ahead of real time (the kernel caps its frequency scale
+	 * at 1024 too).  Capped at 4096: no CPU runs that much faster than a
+	 * reference, and the product below stays in u32 x u64.
+	 */
 	scale = ref_khz ? min_t(u64, div_u64((u64)deliv_khz << 20, ref_khz),
-				1ULL << 20) : 1ULL << 20;
+				U32_MAX) : 1ULL << 20;
 
 	if (sugov_inv_saturated(busy)) {
 		/* Ran throughout: full input, the clock falls behind */
-		pelt_ns = mul_u64_u32_div(wall_ns, (u32)scale, 1U << 20);
+		pelt_ns = mul_u64_u32_div(wall_ns, (u32)min_t(u64, scale, 1ULL << 20),
+					  1U << 20);
 		est->lag_us = min(est->lag_us +
 				  div_u64(wall_ns - pelt_ns, NSEC_PER_USEC),
 				  SUGOV_INV_LAG_MAX_US);
@@ -386,14 +395,17 @@ static inline void sugov_inv_est_update(struct sugov_inv_est *est,
 		/* 96-bit intermediates: no overflow for any window length */
 		busy_ns = mul_u64_u32_div(wall_ns, busy, SUGOV_INV_CAP);
 		run_ns = mul_u64_u32_div(busy_ns, (u32)scale, 1U << 20);
-		catch_ns = est->lag_us * NSEC_PER_USEC + (busy_ns - run_ns);
+		/* What the clock fell behind by in this window and before */
+		behind_ns = busy_ns > run_ns ? busy_ns - run_ns : 0;
+		catch_ns = est->lag_us * NSEC_PER_USEC + behind_ns;
 		if (sugov_inv_est_saturated(est->util_inv_fp))
 			catch_ns = 0;
 		/* > 0: busy < full leaves idle time in the window */
-		pelt_ns = wall_ns - (busy_ns - run_ns) + catch_ns;
-		/* run <= pelt: at most full; 128-bit product, exact */
-		in_inv = (u32)mul_u64_u64_div_u64(run_ns, SUGOV_INV_CAP,
-						  pelt_ns);
+		pelt_ns = wall_ns - behind_ns + catch_ns;
+		/* 128-bit product, exact; run > pelt only when s > 1 */
+		in_inv = (u32)min_t(u64, mul_u64_u64_div_u64(run_ns, SUGOV_INV_CAP,
+							      pelt_ns),
+				    SUGOV_INV_CAP);
 		est->lag_us = 0;
 	}
 
