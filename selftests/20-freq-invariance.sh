@@ -103,7 +103,8 @@ refused() {
 		return 1
 	fi
 	fi_loaded && { echo "module left loaded"; fi_unload; return 1; }
-	lines=$(since_mark | grep '^freq_invariance: ' | grep -v 'taints kernel\|verification failed' | sort -u)
+	lines=$(since_mark | grep '^freq_invariance: ' |
+		grep -v 'taints kernel\|verification failed' | sort -u)
 	n=$(echo "$lines" | grep -c .)
 	[ "$n" = 1 ] || { echo "$n distinct lines:"; echo "$lines"; return 1; }
 	echo "$lines" | grep -q -- "$WHAT" || { echo "line does not name $WHAT: $lines"; return 1; }
@@ -140,7 +141,7 @@ check "reference file lists all choices with [kernel] active" \
 # Catches: a garbage number where nothing can answer.
 check_enodata() {
 	out=$(cat $DELIVERED) || return 1
-	note "$(echo $out)"
+	note "$(echo "$out" | tr '\n' ' ')"
 	[ "$(echo "$out" | grep -c '^cpu[0-9]* error -61$')" = "$NCPU" ]
 }
 if [ $HAVE_AMPERF = 1 ]; then
@@ -155,7 +156,8 @@ fi
 # entry.  Catches: no policy notifier, taking the boost entry as max_P.
 check_late_policy() {
 	insmod "$VC_KO" preset=xeon-e5-2687w-v3 || return 1
-	wait_for "$SYS/cpu0/source" cpufreq || { echo "cpu0 source $(cat $SYS/cpu0/source)"; return 1; }
+	wait_for "$SYS/cpu0/source" cpufreq ||
+		{ echo "cpu0 source $(cat $SYS/cpu0/source)"; return 1; }
 	expect_caps cpufreq 3100000 3500000 && expect_all kernel_ratio 1024
 }
 check "policy created after load: source cpufreq, table max_P/boost" check_late_policy
@@ -178,7 +180,10 @@ check_policy_gone() {
 check "policy removed: source back to none" check_policy_gone
 
 # Catches: leftover sysfs or a failing exit.
-check_unload() { rmmod freq_invariance && [ ! -e $SYS ] && [ ! -e /sys/kernel/debug/freq_invariance ]; }
+check_unload() {
+	rmmod freq_invariance && [ ! -e $SYS ] &&
+		[ ! -e /sys/kernel/debug/freq_invariance ]
+}
 check "unload removes sysfs and debugfs" check_unload
 
 # --- vcpufreq first: the cpufreq-table fallback --------------------------
@@ -214,14 +219,15 @@ check_delivered() {
 				{ echo "cpu$c: want $f:"; echo "$out"; return 1; }
 		done
 	done
-	note "last round: $(echo $out)"
+	note "last round: $(echo "$out" | tr '\n' ' ')"
 }
+DESC="sampling API reports the frequency vcpufreq is set to"
 if [ $HAVE_AMPERF = 1 ]; then
-	ktap_skip "sampling API reports the frequency vcpufreq is set to" "CPU has APERF/MPERF: delivered is measured, not set"
-elif [ ! -d $CPUFREQ/policy0 ] || [ "$(ls -d $CPUFREQ/policy* | wc -l)" != "$NCPU" ]; then
-	ktap_skip "sampling API reports the frequency vcpufreq is set to" "needs per-CPU vcpufreq policies"
+	ktap_skip "$DESC" "CPU has APERF/MPERF: delivered is measured, not set"
+elif [ "$(ls -d $CPUFREQ/policy* 2>/dev/null | wc -l)" != "$NCPU" ]; then
+	ktap_skip "$DESC" "needs per-CPU vcpufreq policies"
 else
-	check "sampling API reports the frequency vcpufreq is set to" check_delivered
+	check "$DESC" check_delivered
 fi
 
 # Catches: kobjects not removed/re-added on hotplug, stale caps after it.
@@ -237,7 +243,8 @@ check_hotplug() {
 	echo 1 > /sys/devices/system/cpu/cpu$h/online || return 1
 	expect_dirs && expect_caps cpufreq 2250000 2250000
 }
-if [ "$NCPU" -gt 1 ] && [ -f /sys/devices/system/cpu/cpu$(online_cpus | tail -n 1)/online ]; then
+LAST_CPU=$(online_cpus | tail -n 1)
+if [ "$NCPU" -gt 1 ] && [ -f "/sys/devices/system/cpu/cpu$LAST_CPU/online" ]; then
 	check "CPU offline removes cpuN, online restores it" check_hotplug
 else
 	ktap_skip "CPU offline removes cpuN, online restores it" "needs a second, hot-pluggable CPU"
@@ -366,7 +373,8 @@ check_cycles() {
 					if (v[1, n] - v[0, n] >= t && v[2, n] - v[1, n] >= t)
 						print n ": " v[0, n] " -> " v[1, n] " -> " v[2, n]
 			}')
-	note "$CYCLES cycles, kmalloc objects: $(echo "$s0" | awk '{ n += $2 } END { print n }') -> $(echo "$s2" | awk '{ n += $2 } END { print n }')"
+	total() { echo "$1" | awk '{ n += $2 } END { print n }'; }
+	note "$CYCLES cycles, kmalloc objects: $(total "$s0") -> $(total "$s2")"
 	[ -z "$leaks" ] || { echo "growing in both halves: $leaks"; return 1; }
 	if [ -f /sys/kernel/debug/kmemleak ]; then
 		echo scan > /sys/kernel/debug/kmemleak
