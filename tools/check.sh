@@ -7,14 +7,18 @@
 #   2. fi-probe against published register values (host)
 #   3. KUnit suites on the project's debug test kernel (QEMU)
 #   4. selftests/ in QEMU on Debian's stock 6.1 kernel
+#   5. the robustness selftests (lifecycle, tunables, hotplug, stress) on
+#      the debug test kernel (lockdep, KASAN, UBSAN, kmemleak), where a
+#      splat or a leak that the stock kernel would not report shows up
 # Each part's output is kept in build/check/.  Set CHECK_ONLY to a
-# space-separated subset (lint fi-probe kunit selftests) to run fewer.
+# space-separated subset (lint fi-probe kunit selftests selftests-debug)
+# to run fewer.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 out=$build/check
-only=${CHECK_ONLY:-lint fi-probe kunit selftests}
+only=${CHECK_ONLY:-lint fi-probe kunit selftests selftests-debug}
 mkdir -p "$out"
 cd "$top" || exit 1
 
@@ -74,6 +78,27 @@ if want selftests; then
 	[ -s "$log" ] || failed_part "guest did not boot" "$log"
 	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
 	tally "selftests (debian 6.1)" "$log"
+fi
+
+if want selftests-debug; then
+	echo "== selftests in QEMU: debug test kernel"
+	log=$build/vm/check-debug.log
+	if kdir=$("$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
+		# KASAN and lockdep under TCG run several times slower: fewer
+		# cycles and a shorter stress than on the stock kernel, still
+		# every scenario.
+		"$top/tools/vm/run" --name check-debug --timeout 2400 \
+			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
+			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
+			-- env LIFECYCLE_CYCLES=20 HOTPLUG_ROUNDS=2 STRESS_S=60 \
+			sh selftests/run.sh '[5-8]0-*.sh'
+		rc=$?
+		[ -s "$log" ] || failed_part "guest did not boot" "$log"
+		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
+	else
+		failed_part "debug test kernel did not build" "$log"
+	fi
+	tally "selftests (debug kernel)" "$log"
 fi
 
 echo
