@@ -202,6 +202,15 @@ static DEFINE_PER_CPU(struct sugov_inv_cpu, sugov_inv_cpus);
 /* The freq_max policy new tunables sets start with (default_policy=) */
 static unsigned int sugov_inv_default_policy = SUGOV_INV_MAX_BOOST;
 
+/*
+ * Time from @last_ns to @now_ns on the hook clock (rq_clock() of two
+ * CPUs may differ by a little): never negative.
+ */
+static inline u64 sugov_inv_since(u64 now_ns, u64 last_ns)
+{
+	return (s64)(now_ns - last_ns) > 0 ? now_ns - last_ns : 0;
+}
+
 /* Counter increment for a reader without a lock (see sugov_inv_stats) */
 static inline void sugov_inv_stat_inc(u64 *counter)
 {
@@ -394,7 +403,7 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 
 		/* Decays (or drops) the boost of every CPU, stale or not */
 		boost = sugov_inv_iowait_apply(&j_sgc->iowait,
-					       time - j_sgc->last_update);
+					       sugov_inv_since(time, j_sgc->last_update));
 		if (j_sgc != sgc && sugov_inv_stale(time, j_sgc->last_update))
 			continue;
 
@@ -490,7 +499,7 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 		in.util_inv = sugov_inv_est_util(&sgc->est);
 		in.util_raw = sugov_inv_est_busy(&sgc->est);
 		in.boost = sugov_inv_iowait_apply(&sgc->iowait,
-						  time - sgc->last_update);
+						  sugov_inv_since(time, sgc->last_update));
 	}
 
 	sugov_inv_get_caps(sgc->cpu, policy, &caps);
@@ -554,7 +563,8 @@ static void sugov_inv_update(struct sugov_inv_cpu *sgc, u64 time,
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	bool due;
 
-	sugov_inv_iowait_note(&sgc->iowait, time - sgc->last_update,
+	sugov_inv_iowait_note(&sgc->iowait,
+			      sugov_inv_since(time, sgc->last_update),
 			      flags & SCHED_CPUFREQ_IOWAIT);
 	sgc->last_update = time;
 
@@ -1011,7 +1021,7 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 	void (*hook)(struct update_util_data *data, u64 time,
 		     unsigned int flags);
 	struct freq_inv_caps caps;
-	unsigned int cpu;
+	unsigned int cpu, nocaps = 0;
 
 	sgp->freq_update_delay_ns =
 		(s64)READ_ONCE(sgp->tunables->rate_limit_us) * NSEC_PER_USEC;
@@ -1030,11 +1040,13 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 		sgc->cpu = cpu;
 		WRITE_ONCE(sgc->sgp, sgp);
 
-		/* Said here, in process context: the hook cannot printk */
 		if (freq_inv_get_caps(cpu, &caps))
-			pr_info("CPU%u: no freq_invariance caps yet; every freq_max is cpuinfo_max_freq (%u kHz)\n",
-				cpu, policy->cpuinfo.max_freq);
+			nocaps++;
 	}
+	/* Said here, in process context: the hook cannot printk */
+	if (nocaps)
+		pr_info("policy%u: %u CPUs without freq_invariance caps: their freq_max is cpuinfo_max_freq (%u kHz)\n",
+			policy->cpu, nocaps, policy->cpuinfo.max_freq);
 
 	for_each_cpu(cpu, policy->cpus) {
 		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
