@@ -27,7 +27,7 @@ ktap_dmesg_mark
 # --- the dependency ----------------------------------------------------------
 # Catches: sugov_inv loading without freq_invariance (a soft dependency
 # through symbol_get() that leaves the governor without caps).
-mark=$(dmesg | wc -l)
+mark=$(log_mark)
 if insmod $SG_KO 2>/dev/null; then
 	ktap_fail "sugov_inv without freq_invariance is refused"
 	rmmod sugov_inv
@@ -37,8 +37,8 @@ else
 fi
 # Catches: a refusal the log does not explain (the kernel's loader names
 # each missing freq_invariance export; nothing else must be needed).
-msg=$(dmesg | tail -n +$((mark + 1)) | grep -m1 'sugov_inv: Unknown symbol freq_inv_')
-ktap_diag "log: ${msg#*] }"
+msg=$(log_since "$mark" | grep -m1 'sugov_inv: Unknown symbol freq_inv_')
+ktap_diag "log: $msg"
 ktap_result "the refusal is logged, naming the missing freq_invariance symbol" \
 	$([ -n "$msg" ]; echo $?)
 

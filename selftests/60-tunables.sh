@@ -263,8 +263,6 @@ ktap_check "per-policy sets are independent (policy1 written, the others keep th
 unload_all
 
 # --- module parameters -----------------------------------------------------------
-# log_since MARK: kernel messages after line MARK, without timestamps.
-log_since() { dmesg | tail -n +$(($1 + 1)) | sed 's/^\[[^]]*\] //'; }
 
 # refused MODULE-PATH NAME ARGS...: the load fails, the module is not
 # there, and the log has exactly one distinct line (busybox insmod tries
@@ -272,7 +270,7 @@ log_since() { dmesg | tail -n +$(($1 + 1)) | sed 's/^\[[^]]*\] //'; }
 refused() {
 	ko=$1 mod=$2
 	shift 2
-	mark=$(dmesg | wc -l)
+	mark=$(log_mark)
 	if insmod "$ko" "$@" 2>/dev/null; then
 		note "$mod $*: loaded"
 		rmmod "$mod"

@@ -79,15 +79,17 @@ hotplug_rounds() {
 }
 
 # limit_case FILE VALUE CMP [strict | KHZ MS]: write FILE=VALUE on every
-# policy at time t; every policy must get a request CMP VALUE (CMP KHZ
-# when given) within AT_ONCE_MS (MS when given); strict: and no request
-# on the wrong side of VALUE may follow in 0.5 s.
+# policy at time t; every policy must get a request CMP VALUE within
+# AT_ONCE_MS; strict: and no request on the wrong side of VALUE may
+# follow in 0.5 s.  With KHZ MS: sleep MS, then every policy must have
+# had a request CMP KHZ (no polling: see wait_cur).
 limit_case() {
 	reset_record
 	k=$2 ms=$AT_ONCE_MS
 	[ -n "$5" ] && k=$4 ms=$5
 	t=$(now_ns)
 	set_all "$1" "$2" || { echo "writing $1=$2 failed"; return 1; }
+	[ -n "$5" ] && sleep "$(awk -v m="$5" 'BEGIN { print m / 1000 }')"
 	for p in $(active_policies); do
 		# shellcheck disable=SC2046
 		wait_request "$t" "$3" "$k" $ms $(rec_cpus $p) ||
@@ -101,8 +103,8 @@ limit_case() {
 	[ -z "$late" ] || { echo "after $1=$2, requests beyond it: $late"; return 1; }
 }
 
-# wait_cur CMP KHZ MS: every online CPU's frequency compares with KHZ.
-wait_cur() {
+# wait_all_cur CMP KHZ MS: every online CPU's frequency compares with KHZ.
+wait_all_cur() {
 	w=0
 	while :; do
 		ok=1
@@ -152,7 +154,7 @@ for shared in 0 1; do
 	T=$(tunables_of $CPUFREQ/policy0)
 	rl=$(cat $T/rate_limit_us)
 	load_start --cpu "$NCPU"
-	wait_cur ge $TOP 3000 || ktap_diag "$tag: not every CPU at $TOP under load: $(awk '{ print $2 }' $VCF/cur | tr '\n' ' ')"
+	wait_all_cur ge $TOP 3000 || ktap_diag "$tag: not every CPU at $TOP under load: $(awk '{ print $2 }' $VCF/cur | tr '\n' ' ')"
 	for p in $(active_policies); do echo 1000000 > "$(tunables_of $p)/rate_limit_us"; done
 	# Catches: limits applied only at the next rate-limited evaluation (a
 	# missing limits_changed / need_freq_update path), a target above
@@ -164,7 +166,7 @@ for shared in 0 1; do
 		limit_case scaling_max_freq $TOP ge
 	load_stop
 	for p in $(active_policies); do echo 10000 > "$(tunables_of $p)/rate_limit_us"; done
-	wait_cur le 2000000 4000 || ktap_diag "$tag: idle but not every CPU low: $(awk '{ print $2 }' $VCF/cur | tr '\n' ' ')"
+	wait_all_cur le 2000000 4000 || ktap_diag "$tag: idle but not every CPU low: $(awk '{ print $2 }' $VCF/cur | tr '\n' ' ')"
 	for p in $(active_policies); do echo 1000000 > "$(tunables_of $p)/rate_limit_us"; done
 	# A light load keeps the hooks running (a fast-switch policy applies
 	# limits from its next hook call; an idle CPU may not call it for long).
@@ -183,7 +185,7 @@ for shared in 0 1; do
 	# --- boost ----------------------------------------------------------------
 	for p in $(active_policies); do echo 10000 > "$(tunables_of $p)/rate_limit_us"; done
 	load_start --cpu "$NCPU"
-	wait_cur ge $TOP 3000 || ktap_diag "$tag: not every CPU at $TOP under load"
+	wait_all_cur ge $TOP 3000 || ktap_diag "$tag: not every CPU at $TOP under load"
 	# boost_case 0|1 CMP KHZ: toggle cpufreq's boost under load; every
 	# policy gets a request CMP KHZ at once and freq_invariance's
 	# max_boost follows (max_P while boost is off).

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# STRESS_S seconds (default 120) of everything at once while sugov_inv
+# STRESS_S seconds (default 60) of everything at once while sugov_inv
 # governs vcpufreq's Xeon E5-2687W v3 preset: a stress-ng load, governor
 # switches on random policies, random writes (valid and bad) to every
 # tunable, CPU hotplug, scaling_min/max_freq and boost writes, readers of
@@ -13,11 +13,13 @@
 # It must end with every worker done, every CPU back, the governor
 # driving every CPU, every module unloadable, no WARN, BUG, lockdep,
 # KASAN or UBSAN report, and (on a kernel with kmemleak) no leak of ours.
-# Runtime STRESS_S + about 20 s.
+# Runtime STRESS_S + about 20 s.  The default is 60 s, not issue 6's two
+# minutes, to keep 50..80 within about 6 minutes on a shared 2-core host
+# under TCG; STRESS_S=120 runs the two-minute version.
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
-DURATION=${STRESS_S:-120}
+DURATION=${STRESS_S:-60}
 NCPU=$(online_cpus | wc -l)
 HP=$(hotplug_cpus)
 STOP=/tmp/sgt-80-stop
@@ -127,20 +129,27 @@ worker_readers() {
 # percpu_down_write).  A cpufreq core limitation, not ours.
 worker_reload() {
 	n=0 bad=0
+	# try CMD...: run it; a failure counts and is logged with its error
+	try() {
+		_e=$("$@" 2>&1) && return 0
+		bad=$((bad + 1))
+		echo "$*: $_e" | cut -c1-160 >> $W/reload.log
+		return 1
+	}
 	while [ ! -e $STOP ]; do
 		sleep $((DURATION / 8 + 1))
 		[ -e $STOP ] && break
 		until mkdir $W/driver-lock 2>/dev/null; do sleep 0.05; done
-		is_loaded vcpufreq && { rmmod vcpufreq || bad=$((bad + 1)); }
+		is_loaded vcpufreq && try rmmod vcpufreq
 		if [ $((RANDOM % 2)) = 0 ] && ! is_loaded vcpufreq; then
-			rmmod sugov_inv || bad=$((bad + 1))
-			rmmod freq_invariance || bad=$((bad + 1))
-			insmod $FI_KO reference=$(pick kernel max_boost midpoint max_P) || bad=$((bad + 1))
-			insmod $SG_KO default_policy=$(pick max_P midpoint max_boost overutil-detect noinv) || bad=$((bad + 1))
+			try rmmod sugov_inv
+			try rmmod freq_invariance
+			try insmod $FI_KO reference=$(pick kernel max_boost midpoint max_P)
+			try insmod $SG_KO default_policy=$(pick max_P midpoint max_boost overutil-detect noinv)
 		fi
-		insmod $VC_KO preset=$(pick epyc-7742 xeon-e5-2687w-v3 generic) \
+		try insmod $VC_KO preset=$(pick epyc-7742 xeon-e5-2687w-v3 generic) \
 			shared=$((RANDOM % 2)) per_policy_tunables=$((RANDOM % 2)) \
-			fast_switch=$((RANDOM % 2)) || bad=$((bad + 1))
+			fast_switch=$((RANDOM % 2))
 		set_all scaling_governor sugov_inv 2>/dev/null
 		rmdir $W/driver-lock
 		n=$((n + 1))
@@ -183,10 +192,10 @@ if [ -n "$alive" ]; then
 		ktap_diag "stuck: $(cat /proc/$p/cmdline 2>/dev/null | tr '\0' ' ') in $(cat /proc/$p/wchan 2>/dev/null)"
 	done
 	# Every blocked task's stack, into the log and here
-	mark=$(dmesg | wc -l)
+	mark=$(log_mark)
 	echo w > /proc/sysrq-trigger
 	sleep 1
-	dmesg | tail -n +$((mark + 1)) | sed 's/^\[[^]]*\] //' |
+	log_since "$mark" |
 		grep -v '^ *\(R[A-Z][A-Z]\|\? \)' | head -n 300 | sed 's/^/# /'
 	ktap_fail "every worker stops within ${STUCK_S:-30} s of the end"
 	# The machine is wedged: nothing after this can run
@@ -211,6 +220,7 @@ ktap_result "every worker made progress" $prog
 ktap_result "every offlined CPU came back online ($bad_hotplug failures)" $bad_hotplug
 # Catches: a module that cannot be unloaded or loaded again under load
 # (a reference leaked, a name left registered)
+[ -s $W/reload.log ] && sed 's/^/# /' $W/reload.log
 ktap_result "every driver unload and module reload succeeded ($bad_reload failures)" $bad_reload
 
 # --- afterwards -------------------------------------------------------------------

@@ -175,37 +175,51 @@ spin_stop() {
 # cur_khz CPU: the frequency vcpufreq last set on CPU.
 cur_khz() { awk -v c="$1" '$1 == c { print $2 }' $VCF/cur; }
 
-# drives CPU: sugov_inv follows a load on CPU.  Idle first, the policy of
-# CPU must sit below its maximum within 3 s; a busy loop pinned to CPU
-# must then bring a request at the maximum within 2 s; idle again, a
-# request below it within 3 s.  With every other CPU idle, only CPU's own
-# update_util hook explains the rise (for a shared policy too: the idle
-# CPUs' stale util is ignored).  Prints why on failure.
+# wait_cur CPU CMP KHZ MS: wait until CPU's frequency (vcpufreq's cur, the
+# last request it took) compares with KHZ; 0 when it does.  Shell
+# builtins only, polled every 100 ms: under TCG a poller that forks awk
+# every few ms keeps its own CPU busy and so the governor up, which on a
+# shared policy is the policy itself.
+wait_cur() {
+	_w=0
+	while :; do
+		_f=
+		while read -r _c _k; do
+			[ "$_c" = "$1" ] && _f=$_k && break
+		done < $VCF/cur
+		case $2 in
+		ge) [ "${_f:-0}" -ge "$3" ] && return 0 ;;
+		lt) [ "${_f:-0}" -lt "$3" ] && return 0 ;;
+		esac
+		[ "$_w" -ge "$4" ] && return 1
+		sleep 0.1
+		_w=$((_w + 100))
+	done
+}
+
+# drives CPU: sugov_inv follows a load on CPU.  Idle first, CPU must run
+# below its policy's maximum within 3 s; a busy loop pinned to CPU must
+# then bring it to the maximum within 2 s; idle again, below it within
+# 3 s.  With every other CPU idle, only CPU's own update_util hook
+# explains the rise (for a shared policy too: the idle CPUs' stale util
+# is ignored).  Prints why on failure.
 drives() {
 	_p=$(policy_of "$1") || { echo "cpu$1: no policy"; return 1; }
-	_rcpus=$(rec_cpus "$_p")
 	_max=$(cat "$_p/scaling_max_freq")
-	_waited=0
-	while [ "$(cur_khz "$1")" -ge "$_max" ]; do
-		[ "$_waited" -ge 3000 ] &&
-			{ echo "cpu$1 idle: ${_p##*/} stays at $(cur_khz "$1") kHz for 3 s"; return 1; }
-		sleep 0.05
-		_waited=$((_waited + 50))
-	done
+	wait_cur "$1" lt "$_max" 3000 ||
+		{ echo "cpu$1 idle: ${_p##*/} stays at $(cur_khz "$1") kHz for 3 s"; return 1; }
 	_t=$(now_ns)
 	spin_start "$1"
-	# shellcheck disable=SC2086
-	wait_request "$_t" ge "$_max" 2000 $_rcpus
+	wait_cur "$1" ge "$_max" 2000
 	_up=$?
 	spin_stop
 	if [ "$_up" != 0 ]; then
-		echo "cpu$1 busy: no request at ${_max} kHz for ${_p##*/} in 2 s (got: $(requests_after "$_t" $_rcpus | tr '\n' ' '))"
+		# shellcheck disable=SC2046
+		echo "cpu$1 busy: ${_p##*/} not at ${_max} kHz in 2 s (requests: $(requests_after "$_t" $(rec_cpus "$_p") | tr '\n' ' '))"
 		return 1
 	fi
-	_t=$(now_ns)
-	# shellcheck disable=SC2086
-	wait_request "$_t" lt "$_max" 3000 $_rcpus ||
-		{ echo "cpu$1 idle again: no request below ${_max} kHz for ${_p##*/} in 3 s"; return 1; }
+	wait_cur "$1" lt "$_max" 3000 ||
+		{ echo "cpu$1 idle again: ${_p##*/} still at $(cur_khz "$1") kHz after 3 s"; return 1; }
 	return 0
 }
 
@@ -236,4 +250,29 @@ kmemleak_ours() {
 		{ blk = blk "\n" $0 }
 		/sugov_inv|freq_inv|vcpufreq|\[<ffffffffc[0-9a-f]*>\] 0xffffffffc/ { ours = 1 }
 		END { if (ours) print blk }' $KMEMLEAK
+}
+
+# Kernel log marks that survive a full ring buffer.  Counting lines (as
+# ktap.sh's ktap_dmesg_mark does) stops working once the buffer wraps:
+# the count stays put while old lines go, so "lines after N" misses new
+# ones (50-lifecycle alone fills Debian's 256 kB buffer).  A marker
+# written to /dev/kmsg is found wherever it is; when it has scrolled out,
+# the whole buffer is newer than the mark.
+log_mark() {
+	_mark="sugov-selftest-mark $$ $(cut -d' ' -f1 /proc/uptime)"
+	echo "$_mark" > /dev/kmsg
+	echo "$_mark"
+}
+# log_since MARK: kernel messages after MARK, without timestamps.
+log_since() {
+	dmesg | sed 's/^\[[^]]*\] //' | awk -v m="$1" '
+		{ line[NR] = $0 }
+		$0 == m { start = NR }
+		END { for (i = start + 1; i <= NR; i++) print line[i] }'
+}
+# ktap.sh's mark and splat scan, on log_mark/log_since; same patterns.
+ktap_dmesg_mark() { KTAP_DMESG_MARK=$(log_mark); }
+ktap_dmesg_splats() {
+	log_since "$KTAP_DMESG_MARK" |
+		grep -E 'WARNING:|BUG:|Oops|general protection|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU|KASAN:|UBSAN:|unreferenced object|sleeping function called from invalid context|Call Trace:|INFO: task .* blocked'
 }
