@@ -203,8 +203,9 @@ static DEFINE_PER_CPU(struct sugov_inv_cpu, sugov_inv_cpus);
 static unsigned int sugov_inv_default_policy = SUGOV_INV_MAX_BOOST;
 
 /*
- * Time from @last_ns to @now_ns on the hook clock (rq_clock() of two
- * CPUs may differ by a little): never negative.
+ * @now_ns - @last_ns, never negative: rq_clock() of two CPUs may differ a
+ * little, and 6.1 reads another CPU's idle clock without protection.
+ * Used for ns and us alike.
  */
 static inline u64 sugov_inv_since(u64 now_ns, u64 last_ns)
 {
@@ -381,11 +382,51 @@ static void sugov_inv_maybe_sample(struct sugov_inv_cpu *sgc, u64 time,
 }
 
 /*
+ * Bring the estimate of a CPU of a shared policy whose hook has not run
+ * for SUGOV_INV_STALE_NS up to date, into @est (the CPU's own state is
+ * left to the CPU): the time since its last window is folded in as a
+ * window of its own, with the idle time its idle clock shows.  A CPU idle
+ * all along then decays as PELT's blocked util does, one that ran all
+ * along (a tickless or host-starved CPU) keeps its util.  The idle clock
+ * of another CPU is only read, with a NULL last_update_time (as
+ * /proc/stat does); a reading that went backwards counts as no idle.
+ * Returns false when there is no idle clock (nohz=off): the CPU is then
+ * ignored, its data describes the past.
+ */
+static bool sugov_inv_project(struct sugov_inv_cpu *j_sgc,
+			      struct sugov_inv_est *est)
+{
+	struct sugov_inv_policy_data *sgp = j_sgc->sgp;
+	struct freq_inv_caps caps;
+	u64 idle_us, wall_us;
+
+	lockdep_assert_held(&sgp->update_lock);
+
+	*est = j_sgc->est;
+	idle_us = get_cpu_idle_time_us(j_sgc->cpu, NULL);
+	if (idle_us == -1ULL)
+		return false;
+	if (!j_sgc->sampled)
+		return true;
+
+	idle_us += get_cpu_iowait_time_us(j_sgc->cpu, NULL);
+	wall_us = ktime_to_us(ktime_get());
+	sugov_inv_get_caps(j_sgc->cpu, sgp->policy, &caps);
+	sugov_inv_est_update(est,
+			     sugov_inv_since(wall_us, j_sgc->sample_wall_us),
+			     sugov_inv_since(idle_us, j_sgc->sample_idle_us),
+			     j_sgc->deliv_khz ?: READ_ONCE(sgp->policy->cur),
+			     caps.reference_khz,
+			     (u64)READ_ONCE(sgp->tunables->halflife_ms) *
+			     NSEC_PER_MSEC);
+	return true;
+}
+
+/*
  * Utilization inputs of a shared policy: the highest util, busy fraction
- * and iowait boost over its CPUs, ignoring CPUs whose hook has not run
- * for SUGOV_INV_STALE_NS (idle without a tick, or going offline): their
- * estimate describes the past.  Returns the CPU whose util won, for the
- * delivered frequency in the tracepoint.
+ * and iowait boost over its CPUs, those whose hook has not run for a while
+ * brought up to date first (sugov_inv_project()).  Returns the CPU whose
+ * util won, for the delivered frequency in the tracepoint.
  */
 static struct sugov_inv_cpu *
 sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
@@ -393,6 +434,7 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct sugov_inv_cpu *top = sgc;
+	struct sugov_inv_est est;
 	unsigned int j;
 
 	lockdep_assert_held(&sgp->update_lock);
@@ -401,18 +443,21 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 		struct sugov_inv_cpu *j_sgc = &per_cpu(sugov_inv_cpus, j);
 		u32 boost, util;
 
-		/* Decays (or drops) the boost of every CPU, stale or not */
+		/* Decays (or drops, after a tick of silence) every boost */
 		boost = sugov_inv_iowait_apply(&j_sgc->iowait,
 					       sugov_inv_since(time, j_sgc->last_update));
-		if (j_sgc != sgc && sugov_inv_stale(time, j_sgc->last_update))
+
+		est = j_sgc->est;
+		if (j_sgc != sgc && sugov_inv_stale(time, j_sgc->last_update) &&
+		    !sugov_inv_project(j_sgc, &est))
 			continue;
 
-		util = sugov_inv_est_util(&j_sgc->est);
+		util = sugov_inv_est_util(&est);
 		if (util > in->util_inv) {
 			in->util_inv = util;
 			top = j_sgc;
 		}
-		in->util_raw = max(in->util_raw, sugov_inv_est_busy(&j_sgc->est));
+		in->util_raw = max(in->util_raw, sugov_inv_est_busy(&est));
 		in->boost = max(in->boost, boost);
 	}
 	return top;

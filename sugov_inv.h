@@ -62,11 +62,13 @@
 #define SUGOV_INV_IOWAIT_RESET_NS	((u64)TICK_NSEC)
 
 /*
- * A CPU of a shared policy whose hook has not run for this long is idle
- * without a tick (NOHZ) or offline: its stored util describes the past and
- * is ignored.  A CPU that runs anything gets a hook call at least every tick
- * (task_tick_fair() -> update_load_avg() -> cpufreq_update_util()), so three
- * ticks leave room for a late tick without ever dropping a busy CPU.
+ * A CPU of a shared policy whose hook has not run for this long has its
+ * stored util brought up to date by the CPU that evaluates (from its idle
+ * clock) before it counts.  A CPU that runs anything gets a hook call at
+ * least every tick (task_tick_fair() -> update_load_avg() ->
+ * cpufreq_update_util()), so after three ticks it is idle without a tick
+ * (NOHZ), running without one (nohz_full), or a vCPU its host has not
+ * scheduled.
  */
 #define SUGOV_INV_STALE_NS		(3 * (u64)TICK_NSEC)
 
@@ -664,7 +666,7 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 }
 
 /**
- * sugov_inv_stale() - is a CPU's stored util too old to count?
+ * sugov_inv_stale() - is a CPU's stored util too old to count as it is?
  * @now_ns: current time (the hook's clock)
  * @last_ns: time of that CPU's last hook call
  *
