@@ -6,7 +6,7 @@
 # performance, in one guest boot under QEMU's instruction counting, so
 # the numbers repeat on a noisy host.  Prints numbers; asserts nothing.
 #
-# Usage: tools/bench.sh [ROUNDS (5)] [HACKBENCH_LOOPS (40)]
+# Usage: tools/bench.sh [ROUNDS (3)] [HACKBENCH_LOOPS (20)]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
@@ -15,5 +15,5 @@ build=${BUILD_DIR:-$top/build}
 # machines the hook cost matters for.
 "$top/tools/vm/run" --name bench --icount --smp 1 --timeout 1800 \
 	--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
-	-- sh tools/bench/guest.sh "${1:-5}" "${2:-40}" | grep --line-buffered -E '^BENCH|^vm:' || true
+	-- sh tools/bench/guest.sh "${1:-3}" "${2:-20}" | grep --line-buffered -E '^BENCH|^vm:' || true
 "$top/tools/bench/report.py" "$build/vm/bench.log" | tee "$build/vm/bench.txt"
