@@ -19,7 +19,8 @@
  *  - formula: round to nearest instead of down
  *  - formula: util not clamped to 1024 (a util of 2048 asks twice freq_max)
  *  - formula: no saturation at U32_MAX (the result wraps)
- *  - formula: headroom * freq_max * util in plain u64 (overflows)
+ *  - formula: headroom * freq_max * util in plain u64 (wraps; only
+ *    outside the tunables' range, which keeps the product below 2^51)
  *  - formula: divide by 1000 instead of 1024 (capacity scale)
  *  - policies: midpoint answers max_P; max_P answers the reference
  *  - policies: noinv scales with invariant util instead of the busy fraction
@@ -182,6 +183,9 @@ static const struct formula_case formula_cases[] = {
 	}, {
 		.name = "u64: headroom U32_MAX % x 2^31 kHz x 1024 is 2^73",
 		.headroom_pct = U32_MAX, .freq_max_khz = 1U << 31, .util = 1024,
+	}, {
+		.name = "u64: 2^23 % x 2^31 kHz x 1024 is 2^64 (0 if wrapped)",
+		.headroom_pct = 1U << 23, .freq_max_khz = 1U << 31, .util = 1024,
 	}, {
 		.name = "u64: headroom U32_MAX % x U32_MAX kHz x util 1",
 		.headroom_pct = U32_MAX, .freq_max_khz = U32_MAX, .util = 1,

@@ -15,7 +15,7 @@
 # A changed fragment reconfigures and rebuilds incrementally; a changed
 # tarball unpacks afresh.  A lock keeps two callers from building at once.
 #
-# Usage: tools/kunit/build-kernel.sh [-q]
+# Usage: build-kernel.sh [-q]
 #   -q        print only the kernel directory on stdout (for scripts)
 # Environment:
 #   KUNIT_SRC_TAR  linux-source tarball (/usr/src/linux-source-6.1.tar.xz)

@@ -31,7 +31,7 @@
 #   KUNIT_OUT       results, logs, initramfs (<tree>/build/kunit)
 #   KUNIT_OBJ       module object dir ($KUNIT_OUT/obj)
 #   KUNIT_KMEMLEAK  0: skip the leak scan (saves ~15 s)
-#   KUNIT_TIMEOUT   guest time limit, s (300)
+#   KUNIT_TIMEOUT   guest time limit, s (240)
 #   KUNIT_SMP       vCPUs (2)
 #   KUNIT_MEM       guest memory, MB (512: kmemleak scans all of it)
 #   KUNIT_CPU       QEMU -cpu (max)
@@ -42,7 +42,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${KUNIT_BUILD:-$ROOT/build/kunit}
 OUT=${KUNIT_OUT:-$ROOT/build/kunit}
 OBJ=${KUNIT_OBJ:-$OUT/obj}
-TIMEOUT=${KUNIT_TIMEOUT:-300}
+TIMEOUT=${KUNIT_TIMEOUT:-240}
 SMP=${KUNIT_SMP:-2}
 MEM=${KUNIT_MEM:-512}
 CPU=${KUNIT_CPU:-max}
@@ -105,49 +105,66 @@ bios=
 t_vm=$(now)
 : > "$CONSOLE"
 : > "$DMESG"
+# oops=panic: a crashing case ends the run at once (KUnit would wait 300 s
+# for the dead case); loglevel=7 puts KUnit's output on the console too.
+CMDLINE="console=ttyS0 rdinit=/init panic=-1 oops=panic loglevel=7"
+CMDLINE="$CMDLINE tsc=nowatchdog 8250.nr_uarts=2"
 # shellcheck disable=SC2086
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 $bios \
 	-accel tcg,thread=multi -cpu "$CPU" -smp "$SMP" -m "$MEM" \
 	-kernel "$BZIMAGE" -initrd "$INITRD" \
-	-append "console=ttyS0 rdinit=/init panic=-1 loglevel=4 tsc=nowatchdog 8250.nr_uarts=2" \
+	-append "$CMDLINE" \
 	-display none -monitor none -no-reboot -nodefaults \
 	-serial "file:$CONSOLE" -serial "file:$DMESG" </dev/null
 qrc=$?
 [ "${KUNIT_VERBOSE:-0}" = 1 ] && cat "$CONSOLE"
 echo "kunit: guest ran in $(since "$t_vm") s"
-if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
-	tail -n 30 "$CONSOLE" >&2
-	die "guest killed after the ${TIMEOUT}s limit (log: $CONSOLE)"
+
+# The kernel log: complete from ttyS1 when the guest got to the end;
+# otherwise (an oops panics the guest at once: oops=panic) what reached
+# the console, which loglevel=7 makes everything KUnit printed.
+problems=
+log=$DMESG
+if ! grep -q 'kunit-guest: done' "$DMESG"; then
+	log=$CONSOLE
+	if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+		problems="guest killed after the ${TIMEOUT}s limit"
+	else
+		problems="guest did not finish (qemu exit $qrc): crashed?"
+	fi
+	tail -n 40 "$CONSOLE" >&2
 fi
-grep -q 'kunit-guest: done' "$DMESG" || {
-	tail -n 30 "$CONSOLE" >&2
-	die "guest did not finish (qemu exit $qrc; logs: $CONSOLE, $DMESG)"
-}
 
 # KTAP from the kernel log: drop the printk timestamps, keep from the
-# first KUnit line on, leave out everything else the kernel printed.
-# KUnit's module path prints each suite as a subtest without a top-level
-# plan, so add the header and plan kunit.py and KTAP readers expect.
-ktap=$(sed -e 's/^\[ *[0-9.]*\] //' "$DMESG" |
+# first suite on, leave out everything else the kernel printed.  KUnit's
+# module path prints each suite as a subtest without a top-level plan, so
+# add the header and plan kunit.py and other KTAP readers expect.
+ktap=$(sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' "$log" |
 	awk '/^    (KTAP version|# Subtest:)/ { on = 1 }
-	     on && /^( *(K?TAP version|# |[0-9]+\.\.[0-9]+|(not )?ok [0-9]+)|    )/' )
+	     /^kunit-guest: loaded sugov_inv_kunit/ { on = 0 }
+	     on && /^( *(K?TAP version|# |[0-9]+\.\.[0-9]+|(not )?ok [0-9]+)|    )/')
 nsuites=$(printf '%s\n' "$ktap" | grep -cE '^(not )?ok [0-9]+ ')
+[ -n "$ktap" ] || [ -n "$problems" ] ||
+	problems="no KTAP in the kernel log (did the test module load?)"
 
 # The guest's own checks: every module loaded, and no kernel report.
-# These patterns are what lockdep, KASAN, DEBUG_ATOMIC_SLEEP,
+# These patterns are what lockdep, KASAN, UBSAN, DEBUG_ATOMIC_SLEEP,
 # DEBUG_PREEMPT, WARN() and oopses print; kmemleak's count comes from init.
-problems=$(sed -e 's/^\[ *[0-9.]*\] //' "$DMESG" | grep -E \
-	'^(BUG: |WARNING: |INFO: (possible|task|rcu)|UBSAN: |general protection|Oops|Kernel panic|kunit-guest: load failed|kunit-guest: kmemleak: [1-9])' |
+splat='^(BUG: |WARNING: |INFO: (possible|task|rcu)|UBSAN: |general protection'
+splat="$splat|divide error|Oops|Kernel panic|kunit-guest: load failed"
+splat="$splat|kunit-guest: kmemleak: [1-9])"
+reports=$(sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' "$log" | grep -E "$splat" |
 	head -n 20)
+problems=$(printf '%s\n%s' "$problems" "$reports" | sed '/^$/d')
 
 {
 	echo "KTAP version 1"
 	echo "1..$((nsuites + 1))"
-	printf '%s\n' "$ktap"
+	[ -n "$ktap" ] && printf '%s\n' "$ktap"
 	if [ -z "$problems" ]; then
 		echo "ok $((nsuites + 1)) kunit_guest_checks"
 	else
-		printf '# %s\n' "$problems"
+		printf '%s\n' "$problems" | sed 's/^/# /'
 		echo "not ok $((nsuites + 1)) kunit_guest_checks"
 	fi
 } > "$RESULTS"
@@ -156,16 +173,16 @@ parser=$KDIR/tools/testing/kunit/kunit.py
 summary=$(python3 "$parser" parse "$RESULTS" 2>&1)
 printf '%s\n' "$summary" | sed -e 's/\x1b\[[0-9;]*m//g'
 if [ -n "$problems" ]; then
-	echo "kunit: kernel reported problems during the run (full log: $DMESG):"
-	printf '  %s\n' "$problems"
-	grep -q '^unreferenced object' "$DMESG" &&
-		sed -n '/^unreferenced object/,$p' "$DMESG" | head -n 40
+	echo "kunit: the guest reported problems (full log: $log):"
+	printf '%s\n' "$problems" | sed 's/^/  /'
+	grep -q '^unreferenced object' "$log" &&
+		sed -n '/^unreferenced object/,$p' "$log" | head -n 40
 fi
 
 # Counts over the leaves of the KTAP tree, from kunit.py's own summary
 line=$(printf '%s\n' "$summary" | sed -e 's/\x1b\[[0-9;]*m//g' |
 	grep -E 'Ran [0-9]+ tests' | tail -n 1)
-[ -n "$line" ] || die "kunit.py parse found no results (log: $DMESG)"
+[ -n "$line" ] || die "kunit.py parse found no results (log: $log)"
 passed=$(echo "$line" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
 failed=$(echo "$line" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
 skipped=$(echo "$line" | sed -n 's/.*skipped: \([0-9]*\).*/\1/p')
