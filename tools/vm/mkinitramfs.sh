@@ -52,11 +52,13 @@ echo 'root:x:0:' > "$root/etc/group"
 echo '127.0.0.1 localhost' > "$root/etc/hosts"
 
 # Guest kernel modules the tests use: the governors Debian builds as
-# modules, and msr for fi-probe.  modules.dep lets busybox modprobe work.
+# modules, msr for fi-probe, null_blk (and configfs) as a block device
+# whose I/O waits give the governors SCHED_CPUFREQ_IOWAIT wake-ups.  modules.dep lets busybox modprobe work.
 if [ -n "$kmods" ]; then
 	dst=$root/lib/modules/$krel
 	mkdir -p "$dst"
-	(cd "$kmods" && for m in $(find . -name 'cpufreq_*.ko*' -o -name 'msr.ko*'); do
+	(cd "$kmods" && for m in $(find . -name 'cpufreq_*.ko*' -o -name 'msr.ko*' \
+			-o -name 'null_blk.ko*' -o -name 'configfs.ko*'); do
 		cp --parents "$m" "$dst"
 	done)
 	for f in modules.builtin modules.builtin.modinfo modules.order; do
