@@ -116,6 +116,18 @@ worker_readers() {
 	echo "$n 0" > $W/readers
 }
 
+# unload MODULE: rmmod, retried for a second: a reader of one of the
+# module's debugfs files holds a module reference while the file is open
+# (EAGAIN), as it would for any user.
+unload() {
+	_i=0
+	until rmmod "$1" 2>/dev/null; do
+		_i=$((_i + 1))
+		[ $_i -ge 10 ] && { rmmod "$1"; return; }
+		sleep 0.1
+	done
+}
+
 # The driver goes away under the running governor, sometimes the
 # governor and freq_invariance too, and all come back with random
 # parameters.  A load that fails with good parameters is a failure.
@@ -140,14 +152,14 @@ worker_reload() {
 		sleep $((DURATION / 8 + 1))
 		[ -e $STOP ] && break
 		until mkdir $W/driver-lock 2>/dev/null; do sleep 0.05; done
-		is_loaded vcpufreq && try rmmod vcpufreq
+		is_loaded vcpufreq && try unload vcpufreq
 		if [ $((RANDOM % 2)) = 0 ] && ! is_loaded vcpufreq; then
-			try rmmod sugov_inv
-			try rmmod freq_invariance
+			try unload sugov_inv
+			try unload freq_invariance
 			try insmod $FI_KO reference=$(pick kernel max_boost midpoint max_P)
 			try insmod $SG_KO default_policy=$(pick max_P midpoint max_boost overutil-detect noinv)
 		fi
-		try insmod $VC_KO preset=$(pick epyc-7742 xeon-e5-2687w-v3 generic) \
+		is_loaded vcpufreq || try insmod $VC_KO preset=$(pick epyc-7742 xeon-e5-2687w-v3 generic) \
 			shared=$((RANDOM % 2)) per_policy_tunables=$((RANDOM % 2)) \
 			fast_switch=$((RANDOM % 2))
 		set_all scaling_governor sugov_inv 2>/dev/null

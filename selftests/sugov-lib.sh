@@ -233,6 +233,30 @@ drives_all() {
 # Slab memory the kernel cannot reclaim, kB.
 sunreclaim_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
 
+# slab_snapshot FILE: "cache active_objects" of every slab cache, after
+# SLUB's per-CPU slabs are flushed (writing a cache's shrink file), so
+# that the counts are exact rather than rounded to a slab per CPU.
+slab_snapshot() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	for _s in /sys/kernel/slab/*/shrink; do echo 1 > "$_s" 2>/dev/null; done
+	awk 'NR > 2 { print $1, $2 }' /proc/slabinfo > "$1"
+}
+
+# slab_steady_growth S0 S1 S2: "cache g" for every cache that grew in both
+# intervals S0..S1 and S1..S2, g the smaller growth, largest first.  A
+# leak grows one cache steadily; the rest of the kernel grows some cache
+# or other by tens of objects now and then (files, dentries, pids).
+slab_steady_growth() {
+	awk 'FILENAME == ARGV[1] { a[$1] = $2; next }
+	     FILENAME == ARGV[2] { b[$1] = $2; next }
+	     ($1 in a) && ($1 in b) {
+		g1 = b[$1] - a[$1]; g2 = $2 - b[$1]
+		g = g1 < g2 ? g1 : g2
+		if (g > 0) print $1, g
+	     }' "$1" "$2" "$3" | sort -k2 -n -r
+}
+
 # kmemleak (debug kernel only): clear, then after the scenario scan and
 # print the reports that name our modules, or name no symbol in the
 # module area (code of a module unloaded since: ours in these tests).
