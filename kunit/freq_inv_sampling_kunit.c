@@ -13,11 +13,12 @@
  *
  * Mutations this suite catches (each tried: tools/kunit/run.sh reported a
  * failure with the mutation in place and none without it):
- *  - the wrong-CPU check dropped from prepare or delivered
- *  - a rejected call that still writes the sample or the outputs
- *  - the no-counters fallback answering 0 kHz / success without a policy
- *  - NULL arguments accepted (an oops, caught as a crashed case)
- *  - freq_inv_get_caps() accepting cpu >= nr_cpu_ids
+ *  - the wrong-CPU check dropped from prepare, or from delivered
+ *  - delivered writing its output although it rejects the call
+ *  - the no-counters fallback answering 0 kHz with success without a policy
+ *  - delivered accepting a NULL sample (an oops, which ends the run)
+ *  - freq_inv_get_caps() accepting cpu >= nr_cpu_ids (a KASAN-caught
+ *    out-of-bounds read, which ends the run)
  */
 #include <kunit/test.h>
 #include <linux/cpufreq.h>

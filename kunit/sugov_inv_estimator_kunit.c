@@ -18,18 +18,20 @@
  *
  * Mutations this suite catches (each tried: tools/kunit/run.sh reported a
  * failure with the mutation in place and none without it):
- *  - decay: wrong half-life (fraction computed with rem << 14, i.e. the
- *    table walked at half speed); one entry of the 2^(-i/32) table off
- *    by 0.2 %
- *  - decay: the integer half-lives not applied (f >> halvings dropped)
- *  - decay: zero-length window not returning 1.0
- *  - input: the never-idles rule dropped (a busy CPU at a low frequency
- *    stays below full)
- *  - input: frequency scaling inverted (ref / deliv) or not capped at full
- *  - input: reference 0 divides (oops) instead of leaving busy unscaled
+ *  - decay: wrong half-life (rem << 14: the 2^(-i/32) table walked at half
+ *    speed); one entry of that table off by 0.2 %
+ *  - decay: the whole half-lives not applied (f >> halvings dropped)
+ *  - decay: a zero-length time not giving 1.0
+ *  - the never-idles rule dropped (a busy CPU at a low frequency stays
+ *    below full)
+ *  - frequency scale inverted (ref / deliv)
+ *  - PELT's clock running ahead of real time above the reference
+ *  - the input not capped at full while boosting past the reference
+ *  - the lag not paid at the next idle; paid although util is saturated
+ *  - reference 0 divided by (a crash) instead of leaving busy unscaled
  *  - busy: idle time used as the busy time
- *  - update: a zero-length window overwrites the last busy fraction
- *  - blend: moves away from the input / overshoots it
+ *  - a zero-length window not skipped (divides by zero: a crash)
+ *  - blend: overshoots the input
  */
 #include <kunit/test.h>
 #include <linux/bits.h>

@@ -16,13 +16,13 @@
  *
  * Mutations this suite catches (each tried: tools/kunit/run.sh reported a
  * failure with the mutation in place and none without it):
- *  - first boost at 1/4 (or 1/16) instead of 1/8
+ *  - first boost at 1/4 instead of 1/8
  *  - doubling not capped at full
  *  - two wake-ups in one evaluation double twice (pending flag ignored)
  *  - no halving without a wake-up (the boost sticks)
  *  - halving continues below 1/8 instead of stopping
  *  - silence compared with >= instead of > one tick
- *  - silence never resets (note or apply)
+ *  - apply() keeping the boost of a CPU silent for more than a tick
  *  - a wake-up after silence keeps the old boost instead of restarting
  */
 #include <kunit/test.h>

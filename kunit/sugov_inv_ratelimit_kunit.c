@@ -12,7 +12,8 @@
  * checks); until then the rate limit lives inside sugov_inv.c and only the
  * selftests reach it.
  *
- * Mutations this suite catches:
+ * Mutations this suite is written to catch (not run yet: it builds only
+ * once sugov_inv_eval_due() exists):
  *  - >= flipped to > (an evaluation exactly rate_limit_us later is late)
  *  - the limits-change bypass dropped
  *  - elapsed time computed unsigned (a backwards clock evaluates at once)
