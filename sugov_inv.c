@@ -242,7 +242,9 @@ static bool sugov_inv_this_cpu_can_update(struct cpufreq_policy *policy)
 static bool sugov_inv_should_update(struct sugov_inv_policy_data *sgp,
 				    u64 time)
 {
-	if (unlikely(READ_ONCE(sgp->limits_changed))) {
+	bool limits_changed = READ_ONCE(sgp->limits_changed);
+
+	if (unlikely(limits_changed)) {
 		WRITE_ONCE(sgp->limits_changed, false);
 		sgp->need_freq_update = true;
 		/*
@@ -254,11 +256,11 @@ static bool sugov_inv_should_update(struct sugov_inv_policy_data *sgp,
 		 * sugov_inv_limits().
 		 */
 		smp_mb();
-		return true;
 	}
 
-	return (s64)(time - sgp->last_eval_time) >=
-	       READ_ONCE(sgp->freq_update_delay_ns);
+	return sugov_inv_eval_due(time, sgp->last_eval_time,
+				  READ_ONCE(sgp->freq_update_delay_ns),
+				  limits_changed);
 }
 
 /*

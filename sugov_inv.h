@@ -677,4 +677,25 @@ static inline bool sugov_inv_stale(u64 now_ns, u64 last_ns)
 	return (s64)(now_ns - last_ns) > (s64)SUGOV_INV_STALE_NS;
 }
 
+/**
+ * sugov_inv_eval_due() - schedutil's rate limit, with its limits bypass
+ * @now_ns: hook time, ns (rq clock)
+ * @last_eval_ns: time of the policy's last evaluation, ns
+ * @delay_ns: rate_limit_us in ns
+ * @limits_changed: scaling_min/max_freq changed since the last evaluation
+ *
+ * A limits change is applied at the next hook call whatever the rate
+ * limit; otherwise at most one evaluation per @delay_ns.  The signed
+ * difference keeps a clock that went backwards (another CPU's rq clock,
+ * slightly behind) from reading as a huge delay.
+ *
+ * Context: any.
+ * Return: true when the policy should be evaluated now.
+ */
+static inline bool sugov_inv_eval_due(u64 now_ns, u64 last_eval_ns,
+				      s64 delay_ns, bool limits_changed)
+{
+	return limits_changed || (s64)(now_ns - last_eval_ns) >= delay_ns;
+}
+
 #endif /* _SUGOV_INV_H */
