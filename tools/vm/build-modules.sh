@@ -15,11 +15,14 @@ mkdir -p "$2"; obj=$(cd "$2" && pwd)
 
 [ -d "$kdir" ] || { echo "build-modules: no kernel build tree at $kdir" >&2; exit 1; }
 
-# Copy the sources (not build/ or .git); -u keeps mtimes so make only
-# rebuilds what changed.
+# Copy the sources (not build/ or .git), only those whose content
+# differs, so make rebuilds what changed and nothing else (comparing
+# mtimes would miss a source restored with an older one).
 (cd "$top" && find . \( -path ./build -o -path ./.git \) -prune -o \
 	\( -name '*.[ch]' -o -name Kbuild -o -name Kconfig -o -name '*.sh' \) -print0 |
-	xargs -0 cp -u --parents -t "$obj")
+	while IFS= read -r -d '' f; do
+		cmp -s "$f" "$obj/$f" || cp --parents "$f" "$obj"
+	done)
 # Sources deleted upstream must not linger in the copy.
 (cd "$obj" && find . \( -name '*.[ch]' -o -name Kbuild \) ! -name '*.mod.c' -print0 |
 	while IFS= read -r -d '' f; do [ -e "$top/$f" ] || rm -f "$f"; done)
