@@ -1199,8 +1199,35 @@ DEFINE_SHOW_ATTRIBUTE(sugov_inv_summary);
 
 /************************** registration ************************/
 
-static char *default_policy = "max_boost";
-module_param(default_policy, charp, 0444);
+/*
+ * default_policy= is only recorded when set and judged in module init: a
+ * parameter's set() that fails makes the kernel log the whole value
+ * ("`...' invalid for parameter"), which would be a second log line, and
+ * one as long as whatever was passed.  The copy is truncated; a value that
+ * did not fit is invalid anyway, since every policy name is short.
+ */
+static char default_policy_arg[24] = "max_boost";
+static bool default_policy_truncated;
+
+static int sugov_inv_default_policy_set(const char *val,
+					const struct kernel_param *kp)
+{
+	default_policy_truncated =
+		strscpy(default_policy_arg, val, sizeof(default_policy_arg)) < 0;
+	return 0;
+}
+
+static int sugov_inv_default_policy_get(char *buf,
+					const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", default_policy_arg);
+}
+
+static const struct kernel_param_ops sugov_inv_default_policy_ops = {
+	.set = sugov_inv_default_policy_set,
+	.get = sugov_inv_default_policy_get,
+};
+module_param_cb(default_policy, &sugov_inv_default_policy_ops, NULL, 0444);
 MODULE_PARM_DESC(default_policy,
 		 "freq_max_policy of new tunables: max_P, midpoint, max_boost (default), overutil-detect or noinv");
 
@@ -1208,10 +1235,11 @@ static int __init sugov_inv_module_init(void)
 {
 	int ret;
 
-	ret = sysfs_match_string(sugov_inv_policy_names, default_policy);
-	if (ret < 0) {
-		pr_err("default_policy=%s: not one of max_P midpoint max_boost overutil-detect noinv\n",
-		       default_policy);
+	ret = sysfs_match_string(sugov_inv_policy_names, default_policy_arg);
+	if (ret < 0 || default_policy_truncated) {
+		pr_err("default_policy=%s%s: not one of max_P midpoint max_boost overutil-detect noinv\n",
+		       default_policy_arg,
+		       default_policy_truncated ? "..." : "");
 		return -EINVAL;
 	}
 	sugov_inv_default_policy = ret;
