@@ -131,7 +131,9 @@ in_effect() {
 		END { seen[f] = 1; for (k in seen) print k }' $DBG/requests | sort -n
 }
 
-# A dynamic governor from max: idle lowers every policy to its minimum;
+# A dynamic governor from max: idle lowers every policy to its minimum
+# (a wake-up may raise it again: the host's load makes a guest's idle
+# CPUs noisy, so only the fall is asserted);
 # every CPU flat out raises every policy to its maximum by the second
 # half of the load; idle again
 # lowers it to the minimum.  Judged on vcpufreq's record by time window,
@@ -152,7 +154,7 @@ check_dynamic() {
 	for p in $(policies); do
 		min=$(cat "$p/scaling_min_freq")
 		max=$(cat "$p/scaling_max_freq")
-		in_effect "$p" $((t0 + (t1 - t0) / 2)) "$t1" "$max" | grep -qx "$min" ||
+		in_effect "$p" "$t0" "$t1" "$max" | grep -qx "$min" ||
 			{ echo "$gov idle: $p never at $min: $(in_effect "$p" "$t0" "$t1" "$max" | tr '\n' ' ')"; return 1; }
 		in_effect "$p" $((t1 + (t2 - t1) / 2)) "$t2" "$max" | grep -qx "$max" ||
 			{ echo "$gov load: $p not at $max in the second half: $(in_effect "$p" "$t1" "$t2" "$max" | tr '\n' ' ')"; return 1; }
