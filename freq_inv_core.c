@@ -1116,17 +1116,24 @@ static void freq_inv_kobj_remove(struct kobject *kobj)
 static enum cpuhp_state freq_inv_cpuhp_state;
 
 /*
- * Runs after cpufreq's own online callback (registered at boot, so lower
- * in CPUHP_AP_ONLINE_DYN): the CPU's policy is up when we read it.
+ * cpufreq's own online callback lives in CPUHP_AP_ONLINE_DYN too, at the
+ * slot taken when the driver registered: it runs after this one when the
+ * driver came after us, and the CPU's policy is then not active yet here.
+ * So probe now only what can be read now (a CPU never probed, or whose
+ * policy is already up), keep the last caps otherwise, and re-probe from
+ * the work item, which runs once the bring-up is complete.
  */
 static int freq_inv_cpu_online(unsigned int cpu)
 {
 	struct freq_inv_cpu *fc = per_cpu_ptr(&freq_inv_cpus, cpu);
+	struct freq_inv_stored st;
 	int err;
 
 	mutex_lock(&freq_inv_lock);
-	freq_inv_refresh_cpu(cpu);
+	if (!freq_inv_load(cpu, &st) || cpufreq_cpu_get_raw(cpu))
+		freq_inv_refresh_cpu(cpu);
 	fc->online = true;
+	schedule_work(&freq_inv_refresh_work);
 	/* A missing report must not fail the CPU's bring-up */
 	err = freq_inv_cpu_kobj_add(cpu);
 	if (err)
