@@ -8,12 +8,7 @@
 #   make check            every test: fi-probe, KUnit, selftests in QEMU
 #   make demo             the freq_max policies side by side in QEMU
 #
-# Inside kbuild (this file is also read by kbuild when it builds M=...),
-# only the Kbuild file matters.
-
-ifneq ($(KERNELRELEASE),)
-include $(src)/Kbuild
-else
+# kbuild itself reads Kbuild, not this file.
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 BUILD_DIR ?= $(CURDIR)/build
@@ -28,7 +23,7 @@ TEST_CONFIG := CONFIG_SUGOV_INV_VCPUFREQ=m CONFIG_SUGOV_INV_KUNIT_TEST=m
 all: modules fi-probe
 
 kdir-check:
-	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) does not exist: run 'make deps' and 'make KDIR=/usr/src/linux-headers-<version>', or install the headers of your kernel"; exit 1; }
+	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) does not exist: install your kernel's headers, or build for another kernel with make KDIR=DIR, e.g. one of: $$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | tr '\n' ' ')(the -amd64 tree, not -common; make deps installs Debian's)"; exit 1; }
 
 modules: kdir-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) $(TEST_CONFIG) modules
@@ -38,9 +33,12 @@ fi-probe:
 
 # Only the product modules are installed: rebuild modules.order without
 # the test modules first, since modules_install follows it.
+# Distribution header trees carry no System.map, so kbuild skips depmod:
+# run it here, or modprobe would not find the modules.
 modules_install: kdir-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules_install
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $$(cat $(KDIR)/include/config/kernel.release)
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
@@ -68,5 +66,3 @@ lint:
 
 help:
 	@sed -n '3,10p' Makefile
-
-endif

@@ -46,7 +46,7 @@ insmod sugov_inv.ko || exit 1
 for p in $CPUFREQ/policy*; do
 	echo sugov_inv > "$p/scaling_governor" || exit 1
 done
-echo "DEMO_CPUS $ncpu"
+echo "DEMO_CPUS $ncpu $phase_s"
 for f in /sys/kernel/freq_invariance/cpu0/*; do
 	echo "DEMO_CAPS $(basename "$f") $(cat "$f")"
 done

@@ -6,8 +6,10 @@ demo phase, from vcpufreq's request record in a guest console log.
 Usage: report.py CONSOLE_LOG [--png OUT.png] [--json OUT.json]
 
 A cell is the time-weighted mean frequency (MHz) over the second half of
-the phase, when the governor has settled: of CPU 1 for the one-thread
-phases (the thread is pinned there), of all CPUs otherwise.
+the load (phase start + PHASE_SECONDS/2 to phase start + PHASE_SECONDS,
+so stress-ng's start-up and exit are left out), when the governor has
+settled: of CPU 1 for the one-thread phases (the thread is pinned there),
+of all CPUs otherwise.
 """
 import json
 import re
@@ -21,7 +23,7 @@ HEADS = {"idle": "idle", "one_busy": "1 busy", "half_busy": "1 @50%",
 
 
 def parse(path):
-    phases, record, caps, ncpu = [], [], {}, 0
+    phases, record, caps, ncpu, phase_s = [], [], {}, 0, 0
     in_rec = False
     with open(path, errors="replace") as f:
         for line in f:
@@ -43,10 +45,10 @@ def parse(path):
             m = re.match(r"^DEMO_CAPS (\S+) (.*)$", line)
             if m:
                 caps[m[1]] = m[2]
-            m = re.match(r"^DEMO_CPUS (\d+)$", line)
+            m = re.match(r"^DEMO_CPUS (\d+)(?: (\d+))?$", line)
             if m:
-                ncpu = int(m[1])
-    return phases, record, caps, ncpu
+                ncpu, phase_s = int(m[1]), int(m[2] or 0)
+    return phases, record, caps, ncpu, phase_s
 
 
 def freq_at(events, t, start_khz):
@@ -76,11 +78,13 @@ def mean_khz(events, t0, t1, start_khz):
     return acc / (t1 - t0)
 
 
-def settled(phases, record, ncpu, start_khz=2250000):
+def settled(phases, record, ncpu, phase_s, start_khz=2250000):
     per_cpu = {c: sorted((t, k) for t, cpu, k, _ in record if cpu == c)
                for c in range(ncpu)}
     table = {}
     for pol, ph, t0, t1 in phases:
+        if phase_s:
+            t1 = min(t1, t0 + phase_s)
         mid = (t0 + t1) / 2
         cpus = [1 % ncpu] if ph in ("one_busy", "half_busy") else range(ncpu)
         vals = [mean_khz(per_cpu[c], mid, t1, start_khz) for c in cpus]
@@ -112,11 +116,13 @@ def plot(phases, record, ncpu, out):
         for c in range(ncpu):
             f.write(f"# cpu {c}\n")
             for t, cpu, khz, _ in record:
-                if cpu == c:
+                if cpu == c and t >= t_base:
                     f.write(f"{t - t_base:.3f} {khz / 1000:.0f}\n")
             f.write("\n\n")
-    labels = []
+    labels = ["set xrange [0:*]\n"]
     for pol, ph, t0, t1 in phases:
+        labels.append(f'set arrow from {t0 - t_base:.2f}, graph 0 to '
+                      f'{t0 - t_base:.2f}, graph 0.04 nohead lc rgb "gray"\n')
         if ph == "idle":
             labels.append(f'set arrow from {t0 - t_base:.2f}, graph 0 to '
                           f'{t0 - t_base:.2f}, graph 1 nohead lc rgb "gray"\n'
@@ -139,11 +145,11 @@ def main():
     if len(sys.argv) < 2:
         print(__doc__)
         return 2
-    phases, record, caps, ncpu = parse(sys.argv[1])
+    phases, record, caps, ncpu, phase_s = parse(sys.argv[1])
     if not phases or not record or not ncpu:
         print("report: no demo phases or request record in the log")
         return 1
-    table = settled(phases, record, ncpu)
+    table = settled(phases, record, ncpu, phase_s)
     print_table(table, caps)
     args = sys.argv[2:]
     if "--png" in args:
