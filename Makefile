@@ -34,11 +34,14 @@ fi-probe:
 # Only the product modules are installed: rebuild modules.order without
 # the test modules first, since modules_install follows it.
 # Distribution header trees carry no System.map, so kbuild skips depmod:
-# run it here, or modprobe would not find the modules.
+# run it here, or modprobe would not find the modules.  The release is
+# where kbuild put them (Debian's headers report another kernel.release).
 modules_install: kdir-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules_install
-	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $$(cat $(KDIR)/include/config/kernel.release)
+	@ko=$$(ls -td $(INSTALL_MOD_PATH)/lib/modules/*/extra/sugov_inv.ko | head -n 1); \
+	rel=$$(basename $$(dirname $$(dirname $$ko))); \
+	echo "  DEPMOD  $$rel"; depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $$rel
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
