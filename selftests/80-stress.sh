@@ -116,14 +116,15 @@ worker_readers() {
 	echo "$n 0" > $W/readers
 }
 
-# unload MODULE: rmmod, retried for a second: a reader of one of the
-# module's debugfs files holds a module reference while the file is open
-# (EAGAIN), as it would for any user.
+# unload MODULE: rmmod, retried for up to 10 s: a reader of one of the
+# module's debugfs files (or a governor switch through sysfs) holds a
+# module reference while it runs (EAGAIN), as it would for any user; on
+# a loaded TCG host such a reader can be descheduled for seconds.
 unload() {
 	_i=0
 	until rmmod "$1" 2>/dev/null; do
 		_i=$((_i + 1))
-		[ $_i -ge 10 ] && { rmmod "$1"; return; }
+		[ $_i -ge 100 ] && { rmmod "$1"; return; }
 		sleep 0.1
 	done
 }
