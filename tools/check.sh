@@ -86,8 +86,8 @@ if want selftests-debug; then
 	if kdir=$("$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
 		# KASAN and lockdep under TCG run several times slower: fewer
 		# cycles and a shorter stress than on the stock kernel, still
-		# every scenario.
-		"$top/tools/vm/run" --name check-debug --timeout 2400 \
+		# every scenario, on 2 vCPUs.
+		"$top/tools/vm/run" --name check-debug --timeout 2400 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env LIFECYCLE_CYCLES=20 HOTPLUG_ROUNDS=2 STRESS_S=60 \
