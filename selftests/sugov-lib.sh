@@ -258,8 +258,9 @@ slab_steady_growth() {
 }
 
 # kmemleak (debug kernel only): clear, then after the scenario scan and
-# print the reports that name our modules, or name no symbol in the
-# module area (code of a module unloaded since: ours in these tests).
+# print the reports that name our modules, or show a bare address in a
+# backtrace ("[<hash>] 0xffffffffc00e8e32": code no longer in kallsyms,
+# a module unloaded since: ours in these tests).
 have_kmemleak() { [ -w $KMEMLEAK ]; }
 kmemleak_clear() { have_kmemleak && echo clear > $KMEMLEAK; return 0; }
 kmemleak_ours() {
@@ -272,7 +273,7 @@ kmemleak_ours() {
 	awk '
 		/^unreferenced object/ { if (ours) print blk; blk = $0; ours = 0; next }
 		{ blk = blk "\n" $0 }
-		/sugov_inv|freq_inv|vcpufreq|\[<ffffffffc[0-9a-f]*>\] 0xffffffffc/ { ours = 1 }
+		/sugov_inv|freq_inv|vcpufreq|\] 0x[0-9a-f]+$/ { ours = 1 }
 		END { if (ours) print blk }' $KMEMLEAK
 }
 
