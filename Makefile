@@ -43,8 +43,12 @@ modules_install: kdir-check
 	rel=$$(basename $$(dirname $$(dirname $$ko))); \
 	echo "  DEPMOD  $$rel"; depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $$rel
 
+# Not kbuild's "M=. clean": it deletes every *.o and *.ko below this
+# directory, which includes the guest kernel's modules and the KUnit
+# kernel tree cached in build/.
 clean:
-	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	rm -f $(addprefix ./,$(foreach d,. kunit selftests,$(addprefix $(d)/,*.o *.ko *.mod *.mod.c .*.cmd *.o.d .*.o.d *.dwo)))
+	rm -f modules.order Module.symvers kunit/modules.order selftests/modules.order
 	@if [ -f tools/fi-probe/Makefile ]; then $(MAKE) -C tools/fi-probe clean; fi
 	rm -rf $(BUILD_DIR)/obj $(BUILD_DIR)/vm
 

@@ -671,19 +671,53 @@ static void freq_inv_refresh_cpu(unsigned int cpu)
  * item coalesces the notifications of a driver registering many
  * policies.
  */
+static void freq_inv_refresh_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(freq_inv_refresh_work, freq_inv_refresh_fn);
+
+/* Retries of a CPU whose policy is not back yet: 50 x 20 ms */
+#define FREQ_INV_RETRY_MAX	50
+#define FREQ_INV_RETRY_MS	20
+static unsigned int freq_inv_retries;
+
+/*
+ * A CPU coming online may be probed here before cpufreq's own online
+ * callback re-activated its policy (both are CPUHP_AP_ONLINE_DYN states,
+ * ordered by registration).  While a driver is registered, such a CPU
+ * keeps the caps it learned from the cpufreq table and is tried again a
+ * little later, instead of dropping to "none" for good.
+ */
+static bool freq_inv_load(unsigned int cpu, struct freq_inv_stored *st);
+
+static bool freq_inv_policy_pending(unsigned int cpu)
+{
+	struct freq_inv_stored st;
+
+	return freq_inv_load(cpu, &st) && st.source == FREQ_INV_SRC_CPUFREQ &&
+	       !cpufreq_cpu_get_raw(cpu) && cpufreq_get_current_driver();
+}
+
 static void freq_inv_refresh_fn(struct work_struct *work)
 {
 	unsigned int cpu;
+	bool retry = false;
 
 	mutex_lock(&freq_inv_lock);
 	for_each_possible_cpu(cpu) {
-		if (per_cpu_ptr(&freq_inv_cpus, cpu)->online)
-			freq_inv_refresh_cpu(cpu);
+		if (!per_cpu_ptr(&freq_inv_cpus, cpu)->online)
+			continue;
+		if (freq_inv_policy_pending(cpu) &&
+		    freq_inv_retries < FREQ_INV_RETRY_MAX) {
+			retry = true;
+			continue;
+		}
+		freq_inv_refresh_cpu(cpu);
 	}
+	freq_inv_retries = retry ? freq_inv_retries + 1 : 0;
 	mutex_unlock(&freq_inv_lock);
+	if (retry)
+		schedule_delayed_work(&freq_inv_refresh_work,
+				      msecs_to_jiffies(FREQ_INV_RETRY_MS));
 }
-
-static DECLARE_WORK(freq_inv_refresh_work, freq_inv_refresh_fn);
 
 /*
  * cpufreq_online() sends CPUFREQ_CREATE_POLICY with the policy's rwsem
@@ -695,7 +729,7 @@ static int freq_inv_policy_notify(struct notifier_block *nb,
 				  unsigned long event, void *data)
 {
 	if (event == CPUFREQ_CREATE_POLICY || event == CPUFREQ_REMOVE_POLICY)
-		schedule_work(&freq_inv_refresh_work);
+		mod_delayed_work(system_wq, &freq_inv_refresh_work, 0);
 	return NOTIFY_OK;
 }
 
@@ -1133,7 +1167,7 @@ static int freq_inv_cpu_online(unsigned int cpu)
 	if (!freq_inv_load(cpu, &st) || cpufreq_cpu_get_raw(cpu))
 		freq_inv_refresh_cpu(cpu);
 	fc->online = true;
-	schedule_work(&freq_inv_refresh_work);
+	mod_delayed_work(system_wq, &freq_inv_refresh_work, 0);
 	/* A missing report must not fail the CPU's bring-up */
 	err = freq_inv_cpu_kobj_add(cpu);
 	if (err)
@@ -1356,7 +1390,7 @@ static int __init freq_inv_init(void)
 err_notifier:
 	cpufreq_unregister_notifier(&freq_inv_policy_nb,
 				    CPUFREQ_POLICY_NOTIFIER);
-	cancel_work_sync(&freq_inv_refresh_work);
+	cancel_delayed_work_sync(&freq_inv_refresh_work);
 err_kobj:
 	freq_inv_kobj_remove(freq_inv_kobj);
 	return err;
@@ -1369,7 +1403,7 @@ static void __exit freq_inv_exit(void)
 	debugfs_remove_recursive(freq_inv_debugfs);
 	cpufreq_unregister_notifier(&freq_inv_policy_nb,
 				    CPUFREQ_POLICY_NOTIFIER);
-	cancel_work_sync(&freq_inv_refresh_work);
+	cancel_delayed_work_sync(&freq_inv_refresh_work);
 	/* Runs freq_inv_cpu_offline() on each CPU: removes the cpuN dirs */
 	cpuhp_remove_state(freq_inv_cpuhp_state);
 	freq_inv_kobj_remove(freq_inv_kobj);

@@ -72,5 +72,5 @@ cp "$top/tools/vm/init" "$root/init"
 chmod +x "$root/init"
 
 mkdir -p "$(dirname "$out")"
-(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$out.tmp"
-mv "$out.tmp" "$out"
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$out.$$.tmp"
+mv "$out.$$.tmp" "$out"
