@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# STRESS_S seconds (default 120: issue 6's two minutes) of everything at once while sugov_inv
-# governs vcpufreq's Xeon E5-2687W v3 preset: a stress-ng load, governor
+# STRESS_S seconds (default 120, issue 6's two minutes) of everything at
+# once while sugov_inv governs vcpufreq's Xeon E5-2687W v3 preset: a
+# stress-ng load, governor
 # switches on random policies, random writes (valid and bad) to every
 # tunable, CPU hotplug, scaling_min/max_freq and boost writes, readers of
 # every sysfs and debugfs file of ours, and now and then the driver
