@@ -5,17 +5,19 @@
 # shared policies, on vcpufreq's Xeon E5-2687W v3 preset (1.2-3.1 GHz in
 # 100 MHz steps, a 3.5 GHz boost entry, cpufreq's boost switch).  The
 # modules load in the order of the demo: freq_invariance, sugov_inv,
-# then the driver.
+# then the driver (one first case loads the driver first: the order of
+# the CPU hotplug callbacks follows the load order).
 #
 # Hotplug: HOTPLUG_ROUNDS (default 5) rounds of offlining and onlining
 # each non-boot CPU under a stress-ng load; after each round every
 # re-onlined CPU must drive its policy again (vcpufreq's record).
 # Limits: with rate_limit_us at its 1 s maximum, a scaling_max_freq or
 # scaling_min_freq write must show in the next request, well within that
-# second.  Boost: off and on again under load.
+# second, judged per policy from the record.  Boost: off and on again
+# under load.
 #
-# Each check says which broken module it catches.  Runtime about 1.5 min
-# under TCG with 4 vCPUs.
+# Each check says which broken module it catches.  Runtime 40-60 s under
+# TCG with 4 vCPUs.
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
