@@ -1025,62 +1025,43 @@ static int freq_inv_kobj_caps(struct kobject *kobj, struct freq_inv_caps *caps)
 	return freq_inv_report_caps(cpu, caps);
 }
 
-static ssize_t freq_inv_show_field(struct kobject *kobj, char *buf,
-				   size_t offset)
+/*
+ * One read-only file per u32 caps field (kHz or a ratio); each read takes
+ * the caps in one seqcount section, so a file never mixes two updates.
+ */
+struct freq_inv_field_attr {
+	struct kobj_attribute kattr;
+	size_t offset;
+};
+
+static ssize_t freq_inv_field_show(struct kobject *kobj,
+				   struct kobj_attribute *kattr, char *buf)
 {
+	const struct freq_inv_field_attr *fattr =
+		container_of(kattr, struct freq_inv_field_attr, kattr);
 	struct freq_inv_caps caps;
 	int err;
 
 	err = freq_inv_kobj_caps(kobj, &caps);
 	if (err)
 		return err;
-	return sysfs_emit(buf, "%u\n", *(u32 *)((char *)&caps + offset));
+	return sysfs_emit(buf, "%u\n", *(u32 *)((char *)&caps + fattr->offset));
 }
 
-static ssize_t max_p_khz_show(struct kobject *kobj,
-			      struct kobj_attribute *attr, char *buf)
-{
-	return freq_inv_show_field(kobj, buf,
-				   offsetof(struct freq_inv_caps, max_p_khz));
+#define FREQ_INV_FIELD_ATTR(field)					\
+static struct freq_inv_field_attr freq_inv_##field##_attr = {		\
+	.kattr = {							\
+		.attr = { .name = __stringify(field), .mode = 0444 },	\
+		.show = freq_inv_field_show,				\
+	},								\
+	.offset = offsetof(struct freq_inv_caps, field),		\
 }
 
-static struct kobj_attribute freq_inv_max_p_khz_attr = __ATTR_RO(max_p_khz);
-
-static ssize_t max_boost_khz_show(struct kobject *kobj,
-				  struct kobj_attribute *attr, char *buf)
-{
-	return freq_inv_show_field(kobj, buf,
-				   offsetof(struct freq_inv_caps, max_boost_khz));
-}
-
-static struct kobj_attribute freq_inv_max_boost_khz_attr = __ATTR_RO(max_boost_khz);
-
-static ssize_t midpoint_khz_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
-{
-	return freq_inv_show_field(kobj, buf,
-				   offsetof(struct freq_inv_caps, midpoint_khz));
-}
-
-static struct kobj_attribute freq_inv_midpoint_khz_attr = __ATTR_RO(midpoint_khz);
-
-static ssize_t reference_khz_show(struct kobject *kobj,
-				  struct kobj_attribute *attr, char *buf)
-{
-	return freq_inv_show_field(kobj, buf,
-				   offsetof(struct freq_inv_caps, reference_khz));
-}
-
-static struct kobj_attribute freq_inv_reference_khz_attr = __ATTR_RO(reference_khz);
-
-static ssize_t kernel_ratio_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
-{
-	return freq_inv_show_field(kobj, buf,
-				   offsetof(struct freq_inv_caps, kernel_ratio));
-}
-
-static struct kobj_attribute freq_inv_kernel_ratio_attr = __ATTR_RO(kernel_ratio);
+FREQ_INV_FIELD_ATTR(max_p_khz);
+FREQ_INV_FIELD_ATTR(max_boost_khz);
+FREQ_INV_FIELD_ATTR(midpoint_khz);
+FREQ_INV_FIELD_ATTR(reference_khz);
+FREQ_INV_FIELD_ATTR(kernel_ratio);
 
 static ssize_t source_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   char *buf)
@@ -1097,11 +1078,11 @@ static ssize_t source_show(struct kobject *kobj, struct kobj_attribute *attr,
 static struct kobj_attribute freq_inv_source_attr = __ATTR_RO(source);
 
 static struct attribute *freq_inv_cpu_attrs[] = {
-	&freq_inv_max_p_khz_attr.attr,
-	&freq_inv_max_boost_khz_attr.attr,
-	&freq_inv_midpoint_khz_attr.attr,
-	&freq_inv_reference_khz_attr.attr,
-	&freq_inv_kernel_ratio_attr.attr,
+	&freq_inv_max_p_khz_attr.kattr.attr,
+	&freq_inv_max_boost_khz_attr.kattr.attr,
+	&freq_inv_midpoint_khz_attr.kattr.attr,
+	&freq_inv_reference_khz_attr.kattr.attr,
+	&freq_inv_kernel_ratio_attr.kattr.attr,
 	&freq_inv_source_attr.attr,
 	NULL,
 };

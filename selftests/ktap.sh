@@ -74,14 +74,34 @@ ktap_finish() {
 
 # Kernel log checks shared by every suite: ktap_dmesg_mark before the
 # scenario, ktap_dmesg_clean after it (fails on WARN, BUG, oops, lockdep,
-# KASAN, UBSAN or a kmemleak report printed since the mark).
+# KASAN, UBSAN, a hung task or a kmemleak report printed since the mark).
+#
+# Marks survive a full ring buffer: counting lines stops working once the
+# buffer wraps (the count stays put while old lines go, so "lines after
+# N" misses new ones; 50-lifecycle alone fills Debian's 256 kB buffer).
+# A marker written to /dev/kmsg is found wherever it is; when it has
+# scrolled out, the whole buffer is newer than the mark.
+log_mark() {
+	_mark="ktap-selftest-mark $$ $(cut -d' ' -f1 /proc/uptime)"
+	echo "$_mark" > /dev/kmsg
+	echo "$_mark"
+}
+
+# log_since MARK: kernel messages after MARK, without timestamps.
+log_since() {
+	dmesg | sed 's/^\[[^]]*\] //' | awk -v m="$1" '
+		{ line[NR] = $0 }
+		$0 == m { start = NR }
+		END { for (i = start + 1; i <= NR; i++) print line[i] }'
+}
+
 ktap_dmesg_mark() {
-	KTAP_DMESG_LINES=$(dmesg | wc -l)
+	KTAP_DMESG_MARK=$(log_mark)
 }
 
 ktap_dmesg_splats() {
-	dmesg | tail -n +"$((${KTAP_DMESG_LINES:-0} + 1))" |
-		grep -E 'WARNING:|BUG:|Oops|general protection|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU|KASAN:|UBSAN:|unreferenced object|sleeping function called from invalid context|Call Trace:'
+	log_since "$KTAP_DMESG_MARK" |
+		grep -E 'WARNING:|BUG:|Oops|general protection|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU|KASAN:|UBSAN:|unreferenced object|sleeping function called from invalid context|Call Trace:|INFO: task .* blocked'
 }
 
 ktap_dmesg_clean() {

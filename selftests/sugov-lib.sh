@@ -276,28 +276,3 @@ kmemleak_ours() {
 		/sugov_inv|freq_inv|vcpufreq|\] 0x[0-9a-f]+$/ { ours = 1 }
 		END { if (ours) print blk }' $KMEMLEAK
 }
-
-# Kernel log marks that survive a full ring buffer.  Counting lines (as
-# ktap.sh's ktap_dmesg_mark does) stops working once the buffer wraps:
-# the count stays put while old lines go, so "lines after N" misses new
-# ones (50-lifecycle alone fills Debian's 256 kB buffer).  A marker
-# written to /dev/kmsg is found wherever it is; when it has scrolled out,
-# the whole buffer is newer than the mark.
-log_mark() {
-	_mark="sugov-selftest-mark $$ $(cut -d' ' -f1 /proc/uptime)"
-	echo "$_mark" > /dev/kmsg
-	echo "$_mark"
-}
-# log_since MARK: kernel messages after MARK, without timestamps.
-log_since() {
-	dmesg | sed 's/^\[[^]]*\] //' | awk -v m="$1" '
-		{ line[NR] = $0 }
-		$0 == m { start = NR }
-		END { for (i = start + 1; i <= NR; i++) print line[i] }'
-}
-# ktap.sh's mark and splat scan, on log_mark/log_since; same patterns.
-ktap_dmesg_mark() { KTAP_DMESG_MARK=$(log_mark); }
-ktap_dmesg_splats() {
-	log_since "$KTAP_DMESG_MARK" |
-		grep -E 'WARNING:|BUG:|Oops|general protection|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU|KASAN:|UBSAN:|unreferenced object|sleeping function called from invalid context|Call Trace:|INFO: task .* blocked'
-}
