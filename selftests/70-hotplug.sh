@@ -71,8 +71,8 @@ hotplug_rounds() {
 		done
 		load_stop
 		for c in $HP; do
-			[ "$(caps $c)" = "$(cat /tmp/sgt-caps$c)" ] ||
-				echo "round $r: cpu$c caps '$(caps $c)', before hotplug '$(cat /tmp/sgt-caps$c)'" >> $NOTES.caps
+			[ "$(caps $c)" = "$MAXP $TOP" ] ||
+				echo "round $r: cpu$c caps '$(caps $c)', expected '$MAXP $TOP' (before hotplug: '$(cat /tmp/sgt-caps$c)')" >> $NOTES.caps
 			p=$(policy_of $c)
 			[ "$(cat $p/scaling_governor)" = sugov_inv ] ||
 				echo "round $r: ${p##*/} of cpu$c runs $(cat $p/scaling_governor)" >> $NOTES.drive
