@@ -133,7 +133,7 @@ def plot(phases, record, ncpu, out):
         for c in range(ncpu))
     script = (f'set terminal png size 1400,500 noenhanced\n'
               f'set output "{out}"\nset key outside right\n'
-              'set xlabel "time (s)"\nset ylabel "requested MHz"\n'
+              'set xlabel "time since the first phase began (s)"\nset ylabel "requested MHz"\n'
               'set title "sugov_inv on vcpufreq epyc-7742: frequency over '
               'time, policy by policy"\n' + "".join(labels) +
               f"plot {plots}\n")

@@ -188,6 +188,9 @@ failed=$(echo "$line" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
 skipped=$(echo "$line" | sed -n 's/.*skipped: \([0-9]*\).*/\1/p')
 errors=$(echo "$line" | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
 failed=$((${failed:-0} + ${errors:-0}))
+# kunit.py's summary names a skipped case without the reason the test gave
+grep -E '^ *(not )?ok [0-9]+ .* # SKIP' "$RESULTS" |
+	sed -E 's/^ *(not )?ok [0-9]+ /kunit: skipped: /'
 echo "kunit: run took $(since "$t_start") s in all"
 echo "kunit: ${passed:-0} passed, $failed failed, ${skipped:-0} skipped"
 [ "$failed" = 0 ] && [ "${passed:-0}" -gt 0 ]
