@@ -94,6 +94,7 @@ if want selftests-debug; then
 		# shell's own work keeps a CPU busy for longer.
 		"$top/tools/vm/run" --name check-debug --timeout 2400 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
+			--append "null_blk.irqmode=2 null_blk.completion_nsec=200000" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env LIMITS_SETTLE_MS=4000 \
 			sh selftests/run.sh '[2-8]0-*.sh'
