@@ -91,7 +91,9 @@ if want selftests-debug; then
 		# KASAN and lockdep under TCG run several times slower: 2
 		# vCPUs (the side-by-side checks of 40 skip), and a lowered
 		# scaling_min_freq judged over 4 s rather than 2.5 s, as this
-		# shell's own work keeps a CPU busy for longer.
+		# shell's own work keeps a CPU busy for longer.  null_blk is
+		# built in: its timer completions, for 40's I/O-wait check,
+		# are set here.
 		"$top/tools/vm/run" --name check-debug --timeout 2400 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--append "null_blk.irqmode=2 null_blk.completion_nsec=200000" \
