@@ -64,6 +64,14 @@
 #define FREQ_INV_MAX_KHZ	10000000U
 
 /*
+ * Largest max_boost/max_P accepted: the ratio of two 8-bit P-state ratios
+ * (Intel MSR_TURBO_RATIO_LIMIT bytes over MSR_PLATFORM_INFO bits 15:8,
+ * AMD CPPC highest_perf over nominal_perf), so no hardware exceeds it.
+ * It keeps every ratio times SCHED_CAPACITY_SCALE well inside 32 bits.
+ */
+#define FREQ_INV_MAX_BOOST_RATIO	255U
+
+/*
  * APERF runs at most max_boost/max_P faster than MPERF (3.8x on the
  * largest ratio published, an i3-1220P).  A window where it ran more than
  * 16x faster is a counter reset or a hypervisor artefact, not a frequency;
@@ -254,7 +262,7 @@ MODULE_PARM_DESC(max_p_khz,
 		 "Override max_P of every CPU, kHz (1..10000000; with max_boost_khz; default: from hardware)");
 module_param_cb(max_boost_khz, &freq_inv_khz_ops, &freq_inv_max_boost, 0444);
 MODULE_PARM_DESC(max_boost_khz,
-		 "Override max_boost of every CPU, kHz (max_p_khz..10000000; with max_p_khz; default: from hardware)");
+		 "Override max_boost of every CPU, kHz (max_p_khz..10000000, at most 255 x max_p_khz; with max_p_khz; default: from hardware)");
 
 static int freq_inv_check_khz(const char *name,
 			      const struct freq_inv_khz_param *p, u32 min)
@@ -267,7 +275,10 @@ static int freq_inv_check_khz(const char *name,
 	return 0;
 }
 
-/* One message and -EINVAL for the first bad parameter; 0 when all fit */
+/*
+ * One message and -EINVAL for the first bad parameter (-ERANGE for a
+ * boost ratio beyond FREQ_INV_MAX_BOOST_RATIO); 0 when all fit
+ */
 static int freq_inv_check_params(void)
 {
 	int err;
@@ -294,8 +305,18 @@ static int freq_inv_check_params(void)
 		       freq_inv_max_boost.khz, freq_inv_max_p.khz);
 		return -EINVAL;
 	}
-	return freq_inv_check_khz("max_boost_khz", &freq_inv_max_boost,
-				  freq_inv_max_p.khz);
+	err = freq_inv_check_khz("max_boost_khz", &freq_inv_max_boost,
+				 freq_inv_max_p.khz);
+	if (err)
+		return err;
+	if (freq_inv_max_boost.khz / freq_inv_max_p.khz >
+	    FREQ_INV_MAX_BOOST_RATIO) {
+		pr_err("max_boost_khz=%u is more than %u times max_p_khz=%u\n",
+		       freq_inv_max_boost.khz, FREQ_INV_MAX_BOOST_RATIO,
+		       freq_inv_max_p.khz);
+		return -ERANGE;
+	}
+	return 0;
 }
 
 static bool freq_inv_overridden(void)
@@ -571,6 +592,7 @@ static bool freq_inv_hw_sane(const struct freq_inv_hw *hw)
 {
 	return hw->max_p_khz && hw->max_p_khz <= hw->max_boost_khz &&
 	       hw->max_boost_khz <= FREQ_INV_MAX_KHZ &&
+	       hw->max_boost_khz / hw->max_p_khz <= FREQ_INV_MAX_BOOST_RATIO &&
 	       hw->kernel_ratio >= SCHED_CAPACITY_SCALE;
 }
 

@@ -703,15 +703,27 @@ to_sugov_inv_tunables(struct gov_attr_set *attr_set)
 }
 
 /*
- * Parse an unsigned decimal and check its range.  Garbage is -EINVAL, a
- * number outside [min, max] -ERANGE; the caller stores nothing then.
+ * sysfs hands the store all @count bytes written, NUL-terminated after
+ * them; kstrtouint() and sysfs_match_string() stop at the first NUL, so
+ * "150\0junk" would pass as "150".  Refuse a write with a NUL inside.
  */
-static int sugov_inv_parse_uint(const char *buf, unsigned int min,
-				unsigned int max, unsigned int *val)
+static bool sugov_inv_embedded_nul(const char *buf, size_t count)
+{
+	return strnlen(buf, count) != count;
+}
+
+/*
+ * Parse an unsigned decimal (kstrtouint()'s: an optional '+', one
+ * trailing newline) and check its range.  Garbage is -EINVAL, a number
+ * outside [min, max] -ERANGE; the caller stores nothing then.
+ */
+static int sugov_inv_parse_uint(const char *buf, size_t count,
+				unsigned int min, unsigned int max,
+				unsigned int *val)
 {
 	unsigned int v;
 
-	if (kstrtouint(buf, 10, &v))
+	if (sugov_inv_embedded_nul(buf, count) || kstrtouint(buf, 10, &v))
 		return -EINVAL;
 	if (v < min || v > max)
 		return -ERANGE;
@@ -736,7 +748,8 @@ static ssize_t rate_limit_us_store(struct gov_attr_set *attr_set,
 	/* governor_sysfs_ops holds it; it also keeps policy_list stable */
 	lockdep_assert_held(&attr_set->update_lock);
 
-	ret = sugov_inv_parse_uint(buf, 0, SUGOV_INV_RATE_LIMIT_MAX_US, &val);
+	ret = sugov_inv_parse_uint(buf, count, 0, SUGOV_INV_RATE_LIMIT_MAX_US,
+				   &val);
 	if (ret)
 		return ret;
 
@@ -770,6 +783,8 @@ static ssize_t freq_max_policy_store(struct gov_attr_set *attr_set,
 	lockdep_assert_held(&attr_set->update_lock);
 
 	/* Exact names only (a trailing newline is allowed) */
+	if (sugov_inv_embedded_nul(buf, count))
+		return -EINVAL;
 	i = sysfs_match_string(sugov_inv_policy_names, buf);
 	if (i < 0)
 		return i;
@@ -793,7 +808,7 @@ static ssize_t sugov_inv_store_uint(struct gov_attr_set *attr_set,
 
 	lockdep_assert_held(&attr_set->update_lock);
 
-	ret = sugov_inv_parse_uint(buf, min, max, &val);
+	ret = sugov_inv_parse_uint(buf, count, min, max, &val);
 	if (ret)
 		return ret;
 	WRITE_ONCE(*field, val);

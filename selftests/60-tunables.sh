@@ -42,6 +42,13 @@ wr() {
 	"<empty>") printf '' > "$1" ;;
 	"<2nl>"*) echo -e "${2#<2nl>}\n" > "$1" ;;
 	"<raw>"*) echo -n "${2#<raw>}" > "$1" ;;
+	"<nul>"*)
+		# One write(); dd, unlike the printf builtin, names the error
+		printf '%s\000junk' "${2#<nul>}" > /tmp/sgt-nul
+		dd if=/tmp/sgt-nul of="$1" bs=4096 2> /tmp/sgt-dd
+		_rc=$?
+		grep -v -e records -e bytes /tmp/sgt-dd >&2
+		return $_rc ;;
 	"<long4k>") echo "$LONG4K" > "$1" ;;
 	"<long5k>") echo "$LONG5K" > "$1" ;;
 	"<longname>") echo "$LONGNAME" > "$1" ;;
@@ -109,7 +116,7 @@ numeric_valid() {
 
 # numeric_bad DIR NAME: non-numbers, signs, out of range by one, 32- and
 # 64-bit overflow, empty, a lone newline, long strings, trailing and
-# leading garbage.
+# leading garbage, a valid number followed by a NUL and junk.
 numeric_bad() {
 	f=$1/$2
 	set -- $(range_of "$2")
@@ -133,6 +140,8 @@ abc
  $hi
 $hi 
 <2nl>$hi
+<nul>$hi
+<nul>$lo
 0x10
 1e2
 1.5
@@ -171,6 +180,8 @@ NOINV
 max_P 
  max_P
 <2nl>max_P
+<nul>max_P
+<nul>noinv
 max
 overutil
 overutil-detect-
@@ -344,7 +355,8 @@ ktap_result "reference=: 8 bad names (empty, case, prefix, trailing space, 4100 
 
 # Catches: kstrtouint errors ignored, 0 or above 10 GHz accepted, a
 # 32-bit wrap (4294967296 -> 0), max_boost below max_P swapped or
-# accepted, one override without the other.
+# accepted, one override without the other, a boost ratio above 255
+# (its kernel ratio would not fit 32 bits: reference_khz came out wrong).
 while IFS='|' read -r a b; do
 	# shellcheck disable=SC2086
 	refused $FI_KO freq_invariance $a $b
@@ -365,26 +377,36 @@ max_p_khz=3400000|max_boost_khz=2250000
 max_p_khz=2250000|
 max_boost_khz=3400000|
 max_p_khz=$LONG4K|max_boost_khz=3400000
+max_p_khz=1|max_boost_khz=10000000
+max_p_khz=10000|max_boost_khz=2560000
 EOF
 notes_out
-ktap_result "max_p_khz=/max_boost_khz=: 16 bad combinations refused, one log line each" $?
+ktap_result "max_p_khz=/max_boost_khz=: 18 bad combinations refused, one log line each" $?
 
 # Catches: a bound off by one or an override that is not applied.
-fi_valid() { # params... ; expects cpu0 caps max_P/max_boost
+# fi_valid P B PARAMS...: cpu0's caps are max_P P and max_boost B, and
+# the kernel's reference lies between the midpoint (AMD's rule) and
+# max_boost (Intel's), give or take the ratio's rounding.
+fi_valid() {
 	want_p=$1 want_b=$2
 	shift 2
 	insmod $FI_KO "$@" || { echo "$*: refused"; return 1; }
 	p=$(cat $FISYS/cpu0/max_p_khz) b=$(cat $FISYS/cpu0/max_boost_khz)
+	m=$(cat $FISYS/cpu0/midpoint_khz) r=$(cat $FISYS/cpu0/reference_khz)
 	rmmod freq_invariance
 	[ "$p $b" = "$want_p $want_b" ] || { echo "$*: caps $p $b"; return 1; }
+	awk -v p="$p" -v b="$b" -v m="$m" -v r="$r" \
+		'BEGIN { exit !(r >= m - 2 * p / 1024 - 1 && r <= b) }' ||
+		{ echo "$*: reference_khz $r outside midpoint $m .. max_boost $b"; return 1; }
 }
 fi_valid_all() {
 	fi_valid 1 1 max_p_khz=1 max_boost_khz=1 &&
 		fi_valid 10000000 10000000 max_p_khz=10000000 max_boost_khz=10000000 &&
+		fi_valid 10000 2559999 max_p_khz=10000 max_boost_khz=2559999 &&
 		fi_valid 2250000 3400000 max_p_khz=2250000 max_boost_khz=3400000 &&
 		fi_valid 2250000 3400000 max_p_khz=02250000 max_boost_khz=3400000
 }
-ktap_check "max_p_khz=/max_boost_khz=: 1, 10000000 and a real pair are taken and applied" fi_valid_all
+ktap_check "max_p_khz=/max_boost_khz=: 1, 10000000, a boost ratio just under 256 and a real pair are taken and applied" fi_valid_all
 ref_valid() {
 	for r in kernel max_boost midpoint max_P; do
 		insmod $FI_KO reference=$r || { echo "reference=$r refused"; return 1; }

@@ -72,6 +72,10 @@ run_one "tunables: out-of-range numbers clamped instead of -ERANGE" $S \
 	's/^\t\treturn -ERANGE;$/\t\tv = clamp(v, min, max);/' 60-tunables
 run_one "tunables: simple_strtoul, trailing garbage and overflow accepted" $S \
 	's/^\tif (kstrtouint(buf, 10, &v))$/\tv = simple_strtoul(buf, NULL, 10);\n\tif (0)/' 60-tunables
+run_one "tunables: a NUL byte ends the number (\"150\\0junk\" taken as 150)" $S \
+	's/if (sugov_inv_embedded_nul(buf, count) || kstrtouint(buf, 10, &v))/if (kstrtouint(buf, 10, \&v))/' 60-tunables
+run_one "parameters: no bound on max_boost_khz/max_p_khz (kernel ratio saturates)" $F \
+	's/^\tif (freq_inv_max_boost.khz \/ freq_inv_max_p.khz >$/\tif (0 \&\& freq_inv_max_boost.khz \/ freq_inv_max_p.khz >/' 60-tunables
 run_one "hotplug: freq_invariance's CPU online callback does nothing" $F \
 	'/^static int freq_inv_cpu_online(/,/^}/ s/^\tmutex_lock(&freq_inv_lock);$/\treturn 0;\n&/' 70-hotplug
 run_one "hotplug: freq_invariance keeps an offline CPU's report" $F \
