@@ -80,7 +80,10 @@ run_one "hotplug: freq_invariance's CPU online callback does nothing" $F \
 	'/^static int freq_inv_cpu_online(/,/^}/ s/^\tmutex_lock(&freq_inv_lock);$/\treturn 0;\n&/' 70-hotplug
 run_one "hotplug: freq_invariance keeps an offline CPU's report" $F \
 	'/^static int freq_inv_cpu_offline(/,/^}/ s/^\tfc->kobj = NULL;$/\tkobj = NULL;/' 70-hotplug
-# Life cycle: the governor's exit leaks its per-policy data.
+# Life cycle: freq_invariance's cpuN reports are never released, and the
+# governor's exit leaks its per-policy data.
+run_one "lifecycle: freq_invariance's cpuN kobjects never put" $F \
+	'/^static void freq_inv_kobj_remove(/,/^}/ s/^\tkobject_put(kobj);$/\t(void)kobj;/' 20-freq-invariance
 run_one "lifecycle: sugov_inv_exit() does not free the policy data" $S \
 	'/^static void sugov_inv_exit(/,/^}/ s/^\tkfree(sgp);$/\t(void)sgp;/' 50-lifecycle
 
