@@ -71,7 +71,7 @@ S=sugov_inv.c F=freq_inv_core.c
 run_one "tunables: out-of-range numbers clamped instead of -ERANGE" $S \
 	's/^\t\treturn -ERANGE;$/\t\tv = clamp(v, min, max);/' 60-tunables
 run_one "tunables: simple_strtoul, trailing garbage and overflow accepted" $S \
-	's/^\tif (kstrtouint(buf, 10, &v))$/\tv = simple_strtoul(buf, NULL, 10);\n\tif (0)/' 60-tunables
+	's/^\tif (sugov_inv_embedded_nul(buf, count) || kstrtouint(buf, 10, &v))$/\tv = simple_strtoul(buf, NULL, 10);\n\tif (0)/' 60-tunables
 run_one "tunables: a NUL byte ends the number (\"150\\0junk\" taken as 150)" $S \
 	's/if (sugov_inv_embedded_nul(buf, count) || kstrtouint(buf, 10, &v))/if (kstrtouint(buf, 10, \&v))/' 60-tunables
 run_one "parameters: no bound on max_boost_khz/max_p_khz (kernel ratio saturates)" $F \
