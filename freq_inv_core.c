@@ -1170,12 +1170,12 @@ static int freq_inv_cpu_online(unsigned int cpu)
 	if (!freq_inv_load(cpu, &st) || cpufreq_cpu_get_raw(cpu))
 		freq_inv_refresh_cpu(cpu);
 	fc->online = true;
-	mod_delayed_work(system_wq, &freq_inv_refresh_work, 0);
 	/* A missing report must not fail the CPU's bring-up */
 	err = freq_inv_cpu_kobj_add(cpu);
 	if (err)
 		pr_warn("cpu%u: no sysfs report (%pe)\n", cpu, ERR_PTR(err));
 	mutex_unlock(&freq_inv_lock);
+	mod_delayed_work(system_wq, &freq_inv_refresh_work, 0);
 	return 0;
 }
 

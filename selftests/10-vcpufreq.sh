@@ -16,9 +16,6 @@ CPUFREQ=/sys/devices/system/cpu/cpufreq
 PRESETS=${PRESETS:-"epyc-7742 xeon-e5-2687w-v3 generic"}
 NCPU=$(nproc)
 CHECKS=10
-# Seconds each idle phase of check_dynamic lasts: long enough for the
-# governor to come down; a debug kernel under TCG needs more than 1.5 s.
-SETTLE_S=${VCPUFREQ_SETTLE_S:-1.5}
 
 # Expected sysfs view of each preset, from the public sources named in
 # vcpufreq.c (written here again so a wrong table in the driver fails).
@@ -148,11 +145,11 @@ check_dynamic() {
 	reset_record
 	t0=$(now_ns)
 	set_governor "$gov" || return 1
-	sleep "$SETTLE_S"
+	sleep 1.5
 	t1=$(now_ns)
 	stress-ng --cpu "$NCPU" --timeout 2 --quiet >/dev/null 2>&1
 	t2=$(now_ns)
-	sleep "$SETTLE_S"
+	sleep 1.5
 	t3=$(now_ns)
 	for p in $(policies); do
 		min=$(cat "$p/scaling_min_freq")

@@ -357,12 +357,12 @@ ktap_diag "driver path: $(grep -E '^(fast|slow) ' $VCF/stats | tr '\n' ' ')"
 # line (null_blk.irqmode=2), in the debug test kernel; skipped without
 # either.  A tick without a wake-up restarts the boost, and a loaded TCG
 # host delays completions, so only the way to 1/2 is required.
+nullb_timer() { [ "$(cat /sys/module/null_blk/parameters/irqmode 2>/dev/null)" = 2 ]; }
 nullb_loaded=0
-if [ "$(cat /sys/module/null_blk/parameters/irqmode 2>/dev/null)" != 2 ] &&
-   modprobe null_blk irqmode=2 completion_nsec=200000 2>/dev/null; then
+if ! nullb_timer && modprobe null_blk irqmode=2 completion_nsec=200000 2>/dev/null; then
 	nullb_loaded=1
 fi
-if [ "$(cat /sys/module/null_blk/parameters/irqmode 2>/dev/null)" = 2 ] && [ -b /dev/nullb0 ]; then
+if nullb_timer && [ -b /dev/nullb0 ]; then
 	echo max_P > $TUN/freq_max_policy
 	phase_begin
 	taskset 2 dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=3000 2>/dev/null
