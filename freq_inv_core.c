@@ -1406,9 +1406,13 @@ static void __exit freq_inv_exit(void)
 	debugfs_remove_recursive(freq_inv_debugfs);
 	cpufreq_unregister_notifier(&freq_inv_policy_nb,
 				    CPUFREQ_POLICY_NOTIFIER);
-	cancel_delayed_work_sync(&freq_inv_refresh_work);
 	/* Runs freq_inv_cpu_offline() on each CPU: removes the cpuN dirs */
 	cpuhp_remove_state(freq_inv_cpuhp_state);
+	/*
+	 * Only now: until the state is gone, a CPU coming online queues the
+	 * refresh again, and it would run after the module is freed.
+	 */
+	cancel_delayed_work_sync(&freq_inv_refresh_work);
 	freq_inv_kobj_remove(freq_inv_kobj);
 }
 module_exit(freq_inv_exit);

@@ -194,15 +194,23 @@ unload_all
 
 # --- load/unload cycles -----------------------------------------------------------
 insmod $VC_KO preset=epyc-7742
+# Every sysfs and debugfs entry of the pair, which rmmod must remove.
+PAIR_ENTRIES="/sys/module/sugov_inv /sys/module/freq_invariance $FISYS
+	$CPUFREQ/sugov_inv /sys/kernel/debug/sugov_inv
+	/sys/kernel/debug/freq_invariance"
 # one_cycle N: the pair in, sugov_inv on every policy with a tunable
-# written and read, back to performance, the pair out.
+# written and read, back to performance, the pair out, nothing left.
 one_cycle() {
 	insmod $FI_KO && insmod $SG_KO &&
 		set_all scaling_governor sugov_inv &&
 		echo $((100 + $1 % 300)) > $CPUFREQ/sugov_inv/headroom_pct &&
 		[ "$(cat $CPUFREQ/sugov_inv/headroom_pct)" = $((100 + $1 % 300)) ] &&
 		set_all scaling_governor performance &&
-		rmmod sugov_inv && rmmod freq_invariance
+		rmmod sugov_inv && rmmod freq_invariance || return 1
+	for _e in $PAIR_ENTRIES; do
+		[ -e "$_e" ] && { ktap_diag "cycle $1: $_e left after rmmod"; return 1; }
+	done
+	return 0
 }
 # Settle the caches the first loads grow, then measure at 0, half way
 # and at the end.

@@ -179,8 +179,10 @@ load_start --cpu "$NCPU" --cpu-load 70 --timeout $((DURATION + 30))
 pids=
 i=1
 for w in governors tunables hotplug limits readers reload; do
-	# A seed of its own, or every worker draws the same sequence
-	(RANDOM=$((i * 7919 + $$)); worker_$w) 2>/dev/null &
+	# A seed of its own, or every worker draws the same sequence.  No
+	# output: a worker stuck in the kernel would hold run.sh's pipe open
+	# and the whole run would wait for it.
+	(RANDOM=$((i * 7919 + $$)); worker_$w) >/dev/null 2>&1 </dev/null &
 	pids="$pids $!"
 	i=$((i + 1))
 done

@@ -86,5 +86,7 @@ run_one "lifecycle: freq_invariance's cpuN kobjects never put" $F \
 	'/^static void freq_inv_kobj_remove(/,/^}/ s/^\tkobject_put(kobj);$/\t(void)kobj;/' 20-freq-invariance
 run_one "lifecycle: sugov_inv_exit() does not free the policy data" $S \
 	'/^static void sugov_inv_exit(/,/^}/ s/^\tkfree(sgp);$/\t(void)sgp;/' 50-lifecycle
+run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $S \
+	'/^static void __exit sugov_inv_module_exit(/,/^}/ s/^\tdebugfs_remove_recursive(sugov_inv_debugfs);$/\t(void)sugov_inv_debugfs;/' 50-lifecycle
 
 exit $bad
