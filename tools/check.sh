@@ -94,7 +94,7 @@ if want selftests-debug; then
 		# shell's own work keeps a CPU busy for longer.  null_blk is
 		# built in: its timer completions, for 40's I/O-wait check,
 		# are set here.
-		"$top/tools/vm/run" --name check-debug --timeout 2400 --smp 2 \
+		"$top/tools/vm/run" --name check-debug --timeout 1500 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--append "null_blk.irqmode=2 null_blk.completion_nsec=200000" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
@@ -107,6 +107,30 @@ if want selftests-debug; then
 		failed_part "debug test kernel did not build" "$log"
 	fi
 	tally "selftests (debug kernel)" "$log"
+fi
+
+# A CI log may keep only the tail of this output: after a failure, the
+# first kernel report of each guest run, cut to its header, the task and
+# the interesting frames (call, allocation and free stacks of a KASAN
+# report), comes last before the totals.
+first_kernel_report() { # CONSOLE-LOG
+	awk '
+	!/^\[ *[0-9]+\.[0-9]+\] / { next }
+	{ l = $0; sub(/^\[ *[0-9]+\.[0-9]+\] /, "", l) }
+	!on && l ~ /BUG:|WARNING:|Oops:|general protection|INFO: task .* blocked|possible (recursive|circular) locking|inconsistent lock state|UBSAN:/ { on = 1 }
+	!on { next }
+	l ~ /^ *(\? |dump_stack|print_report|print_address|kasan_|__asan_|__kasan|kmem_cache_|slab_|__slab|entry_SYSCALL|do_syscall_64|ret_from_fork|<\/?TASK>|<\/?IRQ>)/ { next }
+	l ~ /^ *$/ || l ~ /^(CPU:|Hardware name:)/ { next }
+	l ~ /^ *[0-9a-f]+: [0-9a-f][0-9a-f] / || l ~ /^(The buggy|Memory state|page:|flags:|raw:|head:|page dumped|The buggy address belongs)/ { next }
+	{ print "# " l; if (++n >= 30) exit }
+	n > 3 && l ~ /^=+$/ { exit }' "$1"
+}
+if [ "$total_f" != 0 ]; then
+	for log in "$build"/vm/check-debian.log "$build"/vm/check-debug.log; do
+		[ -s "$log" ] || continue
+		report=$(first_kernel_report "$log")
+		[ -n "$report" ] && printf '# first kernel report in %s:\n%s\n' "${log##*/}" "$report"
+	done
 fi
 
 echo
