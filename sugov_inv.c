@@ -1065,6 +1065,15 @@ static void sugov_inv_exit(struct cpufreq_policy *policy)
 	unsigned int count;
 
 	mutex_lock(&global_tunables_lock);
+	/*
+	 * Linux 6.1's gov_attr_set_put() destroys update_lock before its
+	 * kobject_put() removes the files, so a store already inside
+	 * governor_store() would lock a destroyed mutex.  The last user
+	 * removes the files first, which waits for such stores; usage_count
+	 * only changes under global_tunables_lock here.
+	 */
+	if (tunables->attr_set.usage_count == 1)
+		kobject_del(&tunables->attr_set.kobj);
 	/* Drops our reference; the last one frees through the release */
 	count = gov_attr_set_put(&tunables->attr_set, &sgp->tunables_hook);
 	policy->governor_data = NULL;

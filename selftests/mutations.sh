@@ -22,10 +22,13 @@ bad=0
 
 "$src/tools/deps.sh" --quiet || exit 1
 
-# run_one NAME FILE SED-EXPR SUITE: break FILE, run selftests/SUITE.sh.
+# run_one NAME FILE SED-EXPR SUITE [debug]: break FILE, run
+# selftests/SUITE.sh on Debian's kernel, or with "debug" on the project's
+# debug test kernel (lockdep, KASAN; built by make kunit), 2 vCPUs.
 run_one() {
-	local name=$1 file=$2 expr=$3 suite=$4
-	local t=$scratch/tree log nf
+	local name=$1 file=$2 expr=$3 suite=$4 kernel=${5:-}
+	local t=$scratch/tree log nf kdir
+	local -a vmargs=()
 
 	[ -z "$only" ] || [[ $name == *"$only"* ]] || return 0
 	rm -rf "$t"
@@ -41,8 +44,13 @@ run_one() {
 		echo "NOT APPLIED: $name"; bad=1; return
 	fi
 	rm "$t/$file.orig"
+	if [ "$kernel" = debug ]; then
+		kdir=$("$src/tools/kunit/build-kernel.sh" -q | tail -n 1) || {
+			echo "NO DEBUG KERNEL: $name"; bad=1; return; }
+		vmargs=(--smp 2 --kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir")
+	fi
 	BUILD_DIR=$t/build "$t/tools/vm/run" --name mutant --timeout 900 \
-		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
+		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 "${vmargs[@]}" \
 		-- sh selftests/run.sh "$suite.sh" >/dev/null 2>"$scratch/vm.err"
 	log=$t/build/vm/mutant.log
 	if ! grep -q '^ok \|^not ok ' "$log" 2>/dev/null; then
@@ -86,6 +94,8 @@ run_one "lifecycle: freq_invariance's cpuN kobjects never put" $F \
 	'/^static void freq_inv_kobj_remove(/,/^}/ s/^\tkobject_put(kobj);$/\t(void)kobj;/' 20-freq-invariance
 run_one "lifecycle: sugov_inv_exit() does not free the policy data" $S \
 	'/^static void sugov_inv_exit(/,/^}/ s/^\tkfree(sgp);$/\t(void)sgp;/' 50-lifecycle
+run_one "tunables: the last user's files removed after gov_attr_set_put() destroyed the mutex (6.1 core order)" $S \
+	'/^static void sugov_inv_exit(/,/^}/ s/^\tif (tunables->attr_set.usage_count == 1)$/\tif (0)/' 60-tunables debug
 run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $S \
 	'/^static void __exit sugov_inv_module_exit(/,/^}/ s/^\tdebugfs_remove_recursive(sugov_inv_debugfs);$/\t(void)sugov_inv_debugfs;/' 50-lifecycle
 
