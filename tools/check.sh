@@ -90,15 +90,16 @@ if want selftests-debug; then
 	if kdir=$("$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
 		# KASAN and lockdep under TCG run several times slower: 2
 		# vCPUs (the side-by-side checks of 40 skip), and a lowered
-		# scaling_min_freq judged over 4 s rather than 2.5 s, as this
-		# shell's own work keeps a CPU busy for longer.  null_blk is
+		# scaling_min_freq judged over 4 s rather than 2.5 s, an idle
+		# CPU's drop over 5 s rather than 3 s, as this shell's own
+		# work keeps a CPU busy for longer.  null_blk is
 		# built in: its timer completions, for 40's I/O-wait check,
 		# are set here.
 		"$top/tools/vm/run" --name check-debug --timeout 1500 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--append "null_blk.irqmode=2 null_blk.completion_nsec=200000" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
-			-- env LIMITS_SETTLE_MS=4000 \
+			-- env LIMITS_SETTLE_MS=4000 IDLE_SETTLE_MS=5000 \
 			sh selftests/run.sh '[2-8]0-*.sh'
 		rc=$?
 		[ -s "$log" ] || failed_part "guest did not boot" "$log"
