@@ -150,7 +150,12 @@ worker_reload() {
 		return 1
 	}
 	while [ ! -e $STOP ]; do
-		sleep $((DURATION / 8 + 1))
+		# DURATION/8 between reloads, in steps that notice the end
+		_s=0
+		while [ $_s -le $((DURATION / 8)) ] && [ ! -e $STOP ]; do
+			sleep 1
+			_s=$((_s + 1))
+		done
 		[ -e $STOP ] && break
 		until mkdir $W/driver-lock 2>/dev/null; do sleep 0.05; done
 		is_loaded vcpufreq && try unload vcpufreq
