@@ -118,13 +118,13 @@ first_kernel_report() { # CONSOLE-LOG
 	awk '
 	!/^\[ *[0-9]+\.[0-9]+\] / { next }
 	{ l = $0; sub(/^\[ *[0-9]+\.[0-9]+\] /, "", l) }
-	!on && l ~ /BUG:|WARNING:|Oops:|general protection|INFO: task .* blocked|possible (recursive|circular) locking|inconsistent lock state|UBSAN:/ { on = 1 }
+	!on && l ~ /BUG:|WARNING:|DEBUG_LOCKS_WARN_ON|Oops:|general protection|INFO: task .* blocked|possible (recursive|circular) locking|inconsistent lock state|UBSAN:/ { on = 1 }
 	!on { next }
 	l ~ /^ *(\? |dump_stack|print_report|print_address|kasan_|__asan_|__kasan|kmem_cache_|slab_|__slab|entry_SYSCALL|do_syscall_64|ret_from_fork|<\/?TASK>|<\/?IRQ>)/ { next }
-	l ~ /^ *$/ || l ~ /^(CPU:|Hardware name:)/ { next }
+	l ~ /^ *$/ || l ~ /^(CPU:|Hardware name:|Modules linked in|Code:|RSP:|RAX:|RDX:|RBP:|R1[03]:|FS:|CS:|CR2:|DR[0-7]:|irq event stamp|hardirqs |softirqs )/ { next }
 	l ~ /^ *[0-9a-f]+: [0-9a-f][0-9a-f] / || l ~ /^(The buggy|Memory state|page:|flags:|raw:|head:|page dumped|The buggy address belongs)/ { next }
 	{ print "# " l; if (++n >= 30) exit }
-	n > 3 && l ~ /^=+$/ { exit }' "$1"
+	n > 3 && l ~ /^=+$|end trace/ { exit }' "$1"
 }
 if [ "$total_f" != 0 ]; then
 	for log in "$build"/vm/check-debian.log "$build"/vm/check-debug.log; do
