@@ -296,7 +296,7 @@ race_exit() {
 	wait $_pids
 	rm -f $_stop
 	[ $_bad = 0 ] || { echo "$_bad governor switches failed"; return 1; }
-	_splat=$(log_since "$_mark" | grep -E 'WARNING:|DEBUG_LOCKS_WARN_ON|BUG:|KASAN:')
+	_splat=$(log_splats "$_mark")
 	[ -z "$_splat" ] || { echo "$_splat" | head -n 5; return 1; }
 }
 ktap_check "a tunable written while its policy leaves the governor: no splat (${RACE_SWITCHES:-150} switches)" race_exit

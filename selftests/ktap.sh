@@ -99,9 +99,15 @@ ktap_dmesg_mark() {
 	KTAP_DMESG_MARK=$(log_mark)
 }
 
+# log_splats MARK: the lines of kernel reports (WARN, BUG, oops, lockdep,
+# KASAN, UBSAN, kmemleak, hung task) logged after MARK.
+log_splats() {
+	log_since "$1" |
+		grep -E 'WARNING:|DEBUG_LOCKS_WARN_ON|BUG:|Oops|general protection|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU|KASAN:|UBSAN:|unreferenced object|sleeping function called from invalid context|Call Trace:|INFO: task .* blocked'
+}
+
 ktap_dmesg_splats() {
-	log_since "$KTAP_DMESG_MARK" |
-		grep -E 'WARNING:|BUG:|Oops|general protection|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU|KASAN:|UBSAN:|unreferenced object|sleeping function called from invalid context|Call Trace:|INFO: task .* blocked'
+	log_splats "$KTAP_DMESG_MARK"
 }
 
 ktap_dmesg_clean() {
