@@ -7,6 +7,7 @@
 #   2. fi-probe against published register values (host)
 #   3. KUnit suites on the project's debug test kernel (QEMU)
 #   4. selftests/ in QEMU on Debian's stock 6.1 kernel
+#   4b. cppc: selftests/25-cppc.sh in one guest per ACPI CPPC preset
 #   5. the selftests of our modules (20-freq-invariance to 80-stress:
 #      life cycle and 100 reloads, tunables, hotplug, limits, the
 #      2-minute stress) again on the debug test kernel (lockdep, KASAN,
@@ -15,14 +16,15 @@
 #      driver under the stock governors, runs on the stock kernel only
 #      (about 5 minutes more here, outside the 30-minute budget).
 # Each part's output is kept in build/check/.  Set CHECK_ONLY to a
-# space-separated subset (lint fi-probe kunit selftests selftests-debug)
+# space-separated subset (lint fi-probe kunit selftests cppc
+# selftests-debug)
 # to run fewer.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 out=$build/check
-only=${CHECK_ONLY:-lint fi-probe kunit selftests selftests-debug}
+only=${CHECK_ONLY:-lint fi-probe kunit selftests cppc selftests-debug}
 mkdir -p "$out"
 cd "$top" || exit 1
 
@@ -82,6 +84,22 @@ if want selftests; then
 	[ -s "$log" ] || failed_part "guest did not boot" "$log"
 	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
 	tally "selftests (debian 6.1)" "$log"
+fi
+
+if want cppc; then
+	# One guest per ACPI CPPC preset (tools/vm/cppc/presets): the
+	# kernel's own cppc_acpi code parses the generated _CPC, and
+	# freq_invariance and fi-probe must read it as on an AMD machine.
+	for preset in $("$top/tools/vm/cppc/mkssdt.py" --list); do
+		echo "== selftests in QEMU: ACPI CPPC preset $preset"
+		log=$build/vm/check-cppc-$preset.log
+		"$top/tools/vm/run" --name "check-cppc-$preset" --timeout 300 --smp 2 \
+			--cppc "$preset" -- sh selftests/run.sh '25-*.sh'
+		rc=$?
+		[ -s "$log" ] || failed_part "guest did not boot" "$log"
+		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
+		tally "cppc ($preset)" "$log"
+	done
 fi
 
 if want selftests-debug; then

@@ -46,6 +46,7 @@ rt-tests:/usr/bin/hackbench
 trace-cmd:/usr/bin/trace-cmd
 python3-docutils:/usr/bin/rst2html
 gnuplot-nox:/usr/bin/gnuplot
+acpica-tools:/usr/bin/iasl
 "
 
 missing=
