@@ -6,8 +6,16 @@
  * own decoders (../../amd_cppc_ratio.c, ../../intel_ratio.c), so it shows
  * exactly what freq_invariance.ko computes, without loading anything.
  *
- * Output: key=value lines.  Exit status: 0 success; 2 missing, malformed
- * or rejected values (one line on stderr saying which); 1 other errors.
+ * On a machine it takes the same fallbacks and overrides as the module:
+ * the hardware (ACPI CPPC or MSRs), else the cpufreq table (source
+ * cpufreq), and --max-p-khz/--max-boost-khz (source override); --check
+ * compares the answer with the loaded module's /sys/kernel/freq_invariance/.
+ *
+ * Output: key=value lines, or JSON with --json.  Exit status (also in
+ * --help): 0 success; 1 other errors; 2 missing, malformed or rejected
+ * values (one line on stderr saying which); 3 partial: the ratios are
+ * known but a kHz value is not (printed as "unknown"); 4 --check found a
+ * difference from the module (one stderr line per difference).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,15 +34,94 @@
 #define ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
 
 #define EXIT_BAD_INPUT	2
+#define EXIT_PARTIAL	3
+#define EXIT_MISMATCH	4
+
+#ifndef FI_PROBE_VERSION
+#define FI_PROBE_VERSION "unknown"
+#endif
 #define MAX_CPUS	8192
 #define SYS_CPU		"/sys/devices/system/cpu"
 
 static const char *prog = "fi-probe";
 
+/*
+ * Output: "key=value" lines, or with --json one array of objects, one
+ * object per record (a CPU in machine mode, the decode of raw values
+ * otherwise).  Keys and values never need escaping (names and numbers).
+ */
+static bool json;
+static bool rec_open;
+static unsigned int nr_recs, nr_fields;
+
+static void rec_end(void)
+{
+	if (json && rec_open)
+		fputs("}", stdout);
+	rec_open = false;
+}
+
+/* Start a new record: the "cpu" key in machine mode does */
+static void rec_begin(void)
+{
+	rec_end();
+	if (json) {
+		fputs(nr_recs ? ",\n {" : "[{", stdout);
+		rec_open = true;
+		nr_fields = 0;
+	}
+	nr_recs++;
+}
+
+static void kv(const char *key, bool number, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (json) {
+		if (!rec_open)
+			rec_begin();
+		printf("%s\"%s\": %s", nr_fields++ ? ", " : "", key,
+		       number ? "" : "\"");
+	} else {
+		printf("%s=", key);
+	}
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputs(json ? (number ? "" : "\"") : "\n", stdout);
+}
+
+#define kv_u(key, v)	kv(key, true, "%llu", (unsigned long long)(v))
+#define kv_x(key, v)	kv(key, false, "0x%llx", (unsigned long long)(v))
+#define kv_s(key, v)	kv(key, false, "%s", v)
+
+/* kHz values a partial decode does not know print as "unknown" */
+static bool khz_unknown;
+/* Some record was partial: exit 3 */
+static bool partial_seen;
+
+static void kv_khz(const char *key, u32 khz)
+{
+	if (khz_unknown)
+		kv_s(key, "unknown");
+	else
+		kv_u(key, khz);
+}
+
+static void out_finish(void)
+{
+	rec_end();
+	if (json)
+		puts(nr_recs ? "]" : "[]");
+	fflush(stdout);
+}
+
 /* One line on stderr, then exit: every failure path of the tool */
 static noreturn void die(int status, const char *fmt, ...)
 {
 	va_list ap;
+
+	out_finish();
 
 	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
@@ -113,8 +200,121 @@ static const char *err_name(int err)
 		return "ENODATA";
 	case -EOPNOTSUPP:
 		return "EOPNOTSUPP";
+	case -ENOENT:
+		return "ENOENT";
+	case -EIO:
+		return "EIO";
 	}
 	return "unknown error";
+}
+
+/* ---- one decode, printed ---------------------------------------------------- */
+
+/*
+ * What fi-probe found for one CPU (or one set of raw values): the summary
+ * the module reports, then the hardware decode's details when there was
+ * one.
+ */
+struct probe {
+	const char *vendor;		/* "amd" or "intel" */
+	u32 family, model;
+	const char *source;		/* as freq_invariance's cpuN/source */
+	u32 max_p_khz;
+	u32 max_boost_khz;		/* before cpufreq's boost switch */
+	u32 kernel_ratio;
+	bool have_amd, have_intel;	/* which details below are set */
+	struct amd_cppc_raw amd_raw;
+	struct amd_cppc_ratio_result amd;
+	struct intel_ratio_raw intel_raw;
+	struct intel_ratio_result intel;
+};
+
+/* --max-p-khz / --max-boost-khz, as the module's parameters */
+static bool have_override;
+static u32 override_max_p_khz, override_max_boost_khz;
+
+/* Module's bound on max_boost / max_P (FREQ_INV_MAX_BOOST_RATIO) */
+#define OVERRIDE_MAX_BOOST_RATIO	255
+#define OVERRIDE_MAX_KHZ		10000000
+
+/* x * 1024 / y, saturated, as freq_inv_ratio() */
+static u32 ratio_1024(u32 x, u32 y)
+{
+	u64 r = ((u64)x << AMD_CPPC_RATIO_SHIFT) / y;
+
+	return r > UINT32_MAX ? UINT32_MAX : r;
+}
+
+/*
+ * The overrides replace the frequencies; the ratio stays the hardware's
+ * when it decoded, else the vendor's Linux 6.1 rule applied to the given
+ * frequencies (freq_inv_*_override_ratio()), else 1024.
+ */
+static void apply_override(struct probe *p, bool hw_ok)
+{
+	if (!have_override)
+		return;
+	p->source = "override";
+	p->max_p_khz = override_max_p_khz;
+	p->max_boost_khz = override_max_boost_khz;
+	if (hw_ok)
+		return;
+	if (!strcmp(p->vendor, "amd"))
+		p->kernel_ratio = (ratio_1024(p->max_boost_khz, p->max_p_khz) +
+				   AMD_CPPC_RATIO_SCALE) >> 1;
+	else if (!strcmp(p->vendor, "intel"))
+		p->kernel_ratio = ratio_1024(p->max_boost_khz, p->max_p_khz);
+	else
+		p->kernel_ratio = AMD_CPPC_RATIO_SCALE;
+}
+
+static void print_probe(const struct probe *p)
+{
+	const struct amd_cppc_ratio_result *a = &p->amd;
+	const struct intel_ratio_result *r = &p->intel;
+	bool partial = khz_unknown;
+
+	if (partial && !have_override)
+		partial_seen = true;
+	kv_s("vendor", p->vendor);
+	kv_x("family", p->family);
+	kv_x("model", p->model);
+	kv_s("source", p->source);
+	/* Overridden frequencies are known even where the bus clock is not */
+	if (have_override)
+		khz_unknown = false;
+	kv_khz("max_p_khz", p->max_p_khz);
+	kv_khz("max_boost_khz", p->max_boost_khz);
+	kv_khz("midpoint_khz", amd_cppc_ratio_midpoint_khz(p->max_p_khz,
+							   p->max_boost_khz));
+	khz_unknown = partial;
+	kv_u("kernel_ratio", p->kernel_ratio);
+	if (p->have_amd) {
+		kv_u("kernel_reference_khz", a->kernel_reference_khz);
+		kv_s("max_boost_rule", amd_cppc_ratio_rule_name(a->max_boost_rule));
+		kv_u("max_boost_perf", a->max_boost_perf);
+		kv_u("boost_ratio", a->boost_ratio);
+		kv_u("highest_perf", p->amd_raw.highest_perf);
+		kv_u("highest_perf_uniform", p->amd_raw.highest_perf_uniform);
+		kv_u("nominal_perf", p->amd_raw.nominal_perf);
+		kv_u("cppc_boost_ratio", a->cppc_boost_ratio);
+		kv_u("cppc_max_boost_khz", a->cppc_max_boost_khz);
+		kv_u("kernel_highest_perf", a->kernel_highest_perf);
+		kv_u("kernel_boost_ratio", a->kernel_boost_ratio);
+		kv_u("kernel_max_freq_khz", a->kernel_max_freq_khz);
+		kv_u("lowest_freq_khz", a->lowest_freq_khz);
+	}
+	if (p->have_intel) {
+		kv_khz("kernel_reference_khz", r->kernel_reference_khz);
+		kv_s("path", intel_ratio_path_name(r->path));
+		kv_khz("bus_khz", r->bus_khz);
+		kv_u("base_ratio", r->base);
+		kv_u("turbo_1c_ratio", r->turbo_1c);
+		kv_u("kernel_turbo_ratio", r->kernel_turbo);
+		kv_u("turbo_disabled", r->turbo_disabled);
+		kv_u("boost_ratio", r->boost_ratio);
+		kv_u("turbo_freq_ratio", r->turbo_freq_ratio);
+	}
 }
 
 /* ---- AMD ---------------------------------------------------------------- */
@@ -125,39 +325,34 @@ struct amd_input {
 	unsigned int nr;
 };
 
-static void amd_print(const struct amd_cppc_raw *raw,
-		      const struct amd_cppc_ratio_result *r)
+/* Decode @raw into @p; 0 or the decoder's error with @why set */
+static int amd_decode(const struct amd_cppc_raw *raw, struct probe *p,
+		      const char **why)
 {
-	printf("vendor=amd\nfamily=0x%x\nmodel=0x%x\n", raw->family, raw->model);
-	printf("source=cppc\n");
-	printf("max_p_khz=%u\n", r->max_p_khz);
-	printf("max_boost_khz=%u\n", r->max_boost_khz);
-	printf("midpoint_khz=%u\n", r->midpoint_khz);
-	printf("kernel_ratio=%u\n", r->kernel_ratio);
-	printf("kernel_reference_khz=%u\n", r->kernel_reference_khz);
-	printf("max_boost_rule=%s\n", amd_cppc_ratio_rule_name(r->max_boost_rule));
-	printf("max_boost_perf=%u\n", r->max_boost_perf);
-	printf("boost_ratio=%u\n", r->boost_ratio);
-	printf("highest_perf=%u\n", raw->highest_perf);
-	printf("highest_perf_uniform=%d\n", raw->highest_perf_uniform);
-	printf("nominal_perf=%u\n", raw->nominal_perf);
-	printf("cppc_boost_ratio=%u\n", r->cppc_boost_ratio);
-	printf("cppc_max_boost_khz=%u\n", r->cppc_max_boost_khz);
-	printf("kernel_highest_perf=%u\n", r->kernel_highest_perf);
-	printf("kernel_boost_ratio=%u\n", r->kernel_boost_ratio);
-	printf("kernel_max_freq_khz=%u\n", r->kernel_max_freq_khz);
-	printf("lowest_freq_khz=%u\n", r->lowest_freq_khz);
-}
-
-static void amd_decode_print(const char *where, const struct amd_cppc_raw *raw)
-{
-	struct amd_cppc_ratio_result r;
-	const char *why = "";
-	int err = amd_cppc_ratio_decode_reason(raw, &r, &why);
+	int err = amd_cppc_ratio_decode_reason(raw, &p->amd, why);
 
 	if (err)
-		die(EXIT_BAD_INPUT, "%s%s (%s)", where, why, err_name(err));
-	amd_print(raw, &r);
+		return err;
+	p->have_amd = true;
+	p->amd_raw = *raw;
+	p->source = "cppc";
+	p->max_p_khz = p->amd.max_p_khz;
+	p->max_boost_khz = p->amd.max_boost_khz;
+	p->kernel_ratio = p->amd.kernel_ratio;
+	return 0;
+}
+
+static void amd_decode_print(const struct amd_cppc_raw *raw)
+{
+	struct probe p = { .vendor = "amd", .family = raw->family,
+			   .model = raw->model };
+	const char *why = "";
+	int err = amd_decode(raw, &p, &why);
+
+	if (err && !have_override)
+		die(EXIT_BAD_INPUT, "%s (%s)", why, err_name(err));
+	apply_override(&p, !err);
+	print_probe(&p);
 }
 
 /* "N[,N...]": one highest_perf per CPU */
@@ -204,55 +399,60 @@ static void amd_from_args(struct amd_input *in)
 	for (i = 0; i < in->nr; i++)
 		if (in->highest[i] > in->raw.highest_perf)
 			in->raw.highest_perf = in->highest[i];
-	amd_decode_print("", &in->raw);
+	amd_decode_print(&in->raw);
 }
 
 /* ---- Intel -------------------------------------------------------------- */
 
-static void intel_print(const struct intel_ratio_raw *raw,
-			const struct intel_ratio_result *r)
+/*
+ * Decode @raw into @p.  A Silvermont/Airmont without MSR_FSB_FREQ has no
+ * bus clock, but its ratios, and so Linux 6.1's invariance ratio, are
+ * defined: decode them with a 1 kHz bus and mark every kHz value unknown
+ * (exit 3) instead of refusing the whole part.
+ */
+static int intel_decode(struct intel_ratio_raw *raw, const u64 *fsb,
+			struct probe *p, const char **why)
 {
-	printf("vendor=intel\nfamily=0x%x\nmodel=0x%x\n", raw->family, raw->model);
-	printf("source=msr\n");
-	printf("max_p_khz=%u\n", r->max_p_khz);
-	printf("max_boost_khz=%u\n", r->max_boost_khz);
-	printf("midpoint_khz=%u\n", r->midpoint_khz);
-	printf("kernel_ratio=%u\n", r->kernel_ratio);
-	printf("kernel_reference_khz=%u\n", r->kernel_reference_khz);
-	printf("path=%s\n", intel_ratio_path_name(r->path));
-	printf("bus_khz=%u\n", r->bus_khz);
-	printf("base_ratio=%u\n", r->base);
-	printf("turbo_1c_ratio=%u\n", r->turbo_1c);
-	printf("kernel_turbo_ratio=%u\n", r->kernel_turbo);
-	printf("turbo_disabled=%d\n", r->turbo_disabled);
-	printf("boost_ratio=%u\n", r->boost_ratio);
-	printf("turbo_freq_ratio=%u\n", r->turbo_freq_ratio);
-}
-
-static void intel_decode_print(const char *where, struct intel_ratio_raw *raw,
-			       const u64 *fsb)
-{
-	struct intel_ratio_result r;
-	const char *why = "";
 	int err;
 
 	if (!raw->bus_khz) {
 		err = intel_ratio_bus_khz(raw->family, raw->model, fsb,
 					  &raw->bus_khz);
-		if (err == -ENODATA)
-			die(EXIT_BAD_INPUT,
-			    "%sSilvermont/Airmont bus clock needs MSR_FSB_FREQ (--fsb-freq or --bus-khz) (ENODATA)",
-			    where);
-		if (err)
-			die(EXIT_BAD_INPUT, "%sbus clock: %s (%s)", where,
-			    err == -EINVAL ? "MSR_FSB_FREQ index outside the table" :
-			    "not a family 6 part; Linux 6.1 has no rule for it",
-			    err_name(err));
+		if (err == -ENODATA) {
+			raw->bus_khz = 1;
+			khz_unknown = true;
+		} else if (err) {
+			*why = err == -EINVAL ?
+			       "bus clock: MSR_FSB_FREQ index outside the table" :
+			       "bus clock: not a family 6 part; Linux 6.1 has no rule for it";
+			return err;
+		}
 	}
-	err = intel_ratio_decode_reason(raw, &r, &why);
-	if (err)
-		die(EXIT_BAD_INPUT, "%s%s (%s)", where, why, err_name(err));
-	intel_print(raw, &r);
+	err = intel_ratio_decode_reason(raw, &p->intel, why);
+	if (err) {
+		khz_unknown = false;
+		return err;
+	}
+	p->have_intel = true;
+	p->intel_raw = *raw;
+	p->source = "msr";
+	p->max_p_khz = p->intel.max_p_khz;
+	p->max_boost_khz = p->intel.max_boost_khz;
+	p->kernel_ratio = p->intel.kernel_ratio;
+	return 0;
+}
+
+static void intel_decode_print(struct intel_ratio_raw *raw, const u64 *fsb)
+{
+	struct probe p = { .vendor = "intel", .family = raw->family,
+			   .model = raw->model };
+	const char *why = "";
+	int err = intel_decode(raw, fsb, &p, &why);
+
+	if (err && !have_override)
+		die(EXIT_BAD_INPUT, "%s (%s)", why, err_name(err));
+	apply_override(&p, !err);
+	print_probe(&p);
 }
 
 /* ---- this machine --------------------------------------------------------- */
@@ -323,32 +523,227 @@ static unsigned int online_cpus(unsigned int *cpus)
 	return n;
 }
 
-/* One acpi_cppc file; 0 when absent (the field is optional in ACPI) */
-static u32 read_cppc(unsigned int cpu, const char *name, bool required)
+/* Why the hardware path failed, for the one line a fallback-less CPU gets */
+static char hw_why[320];
+
+/*
+ * One unsigned number from a sysfs file under the root; 0 on success,
+ * -ENOENT when absent, -EIO when unreadable (6.1's acpi_cppc files fail
+ * with EFAULT on a zero level), -EINVAL when malformed; @hw_why says which.
+ */
+static int read_sys_u32(const char *path, u32 *val)
 {
-	char path[256], buf[64];
+	char buf[64];
 	unsigned long long v;
 	char *end;
-	FILE *f;
+	FILE *f = fopen(path, "r");
 
-	rooted(path, sizeof(path), SYS_CPU "/cpu%u/acpi_cppc/%s", cpu, name);
-	f = fopen(path, "r");
 	if (!f) {
-		if (!required)
-			return 0;
-		die(EXIT_BAD_INPUT, "%s: %s (no ACPI CPPC on this machine or kernel)",
-		    path, strerror(errno));
+		snprintf(hw_why, sizeof(hw_why), "%s: %s", path, strerror(errno));
+		return -ENOENT;
 	}
 	if (!fgets(buf, sizeof(buf), f)) {
+		snprintf(hw_why, sizeof(hw_why), "%s: unreadable (%s)", path,
+			 strerror(errno));
 		fclose(f);
-		die(EXIT_BAD_INPUT, "%s: unreadable", path);
+		return -EIO;
 	}
 	fclose(f);
 	errno = 0;
 	v = strtoull(buf, &end, 0);
-	if (errno || end == buf || (*end && *end != '\n') || v > UINT32_MAX)
-		die(EXIT_BAD_INPUT, "%s: malformed value '%s'", path, buf);
-	return v;
+	if (errno || end == buf || (*end && *end != '\n') || v > UINT32_MAX) {
+		buf[strcspn(buf, "\n")] = 0;
+		snprintf(hw_why, sizeof(hw_why), "%s: malformed value '%s'", path, buf);
+		return -EINVAL;
+	}
+	*val = v;
+	return 0;
+}
+
+/* One acpi_cppc file; an absent optional one reads as 0 */
+static int read_cppc(unsigned int cpu, const char *name, bool required, u32 *val)
+{
+	char path[256];
+	int err;
+
+	rooted(path, sizeof(path), SYS_CPU "/cpu%u/acpi_cppc/%s", cpu, name);
+	*val = 0;
+	err = read_sys_u32(path, val);
+	if (err == -ENOENT && !required)
+		return 0;
+	return err;
+}
+
+/*
+ * The cpufreq fallback, as freq_invariance's: max_P is the table's top
+ * non-boost entry (scaling_available_frequencies), max_boost the top
+ * boost entry (scaling_boost_frequencies) or max_P; Linux 6.1 has no
+ * invariance without CPPC or MSRs, so the ratio is 1024.  A policy
+ * without a table (intel_cpufreq) gives cpuinfo_max_freq as both, source
+ * none.  False when the CPU has no cpufreq policy at all.
+ */
+static u32 max_in_list(const char *path, bool *found)
+{
+	char buf[4096], *tok, *save = NULL;
+	FILE *f = fopen(path, "r");
+	u32 best = 0;
+
+	*found = false;
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f)) {
+		for (tok = strtok_r(buf, " \n", &save); tok;
+		     tok = strtok_r(NULL, " \n", &save)) {
+			unsigned long v = strtoul(tok, NULL, 10);
+
+			if (v && v <= UINT32_MAX && v > best)
+				best = v;
+		}
+	}
+	fclose(f);
+	*found = best != 0;
+	return best;
+}
+
+static bool cpufreq_fallback(unsigned int cpu, struct probe *p)
+{
+	char path[256];
+	u32 max_p, boost, cpuinfo_max;
+	bool found, found_boost;
+
+	max_p = max_in_list(rooted(path, sizeof(path), SYS_CPU
+				   "/cpu%u/cpufreq/scaling_available_frequencies", cpu),
+			    &found);
+	boost = max_in_list(rooted(path, sizeof(path), SYS_CPU
+				   "/cpu%u/cpufreq/scaling_boost_frequencies", cpu),
+			    &found_boost);
+	p->kernel_ratio = AMD_CPPC_RATIO_SCALE;
+	if (found) {
+		p->source = "cpufreq";
+		p->max_p_khz = max_p;
+		p->max_boost_khz = boost > max_p ? boost : max_p;
+		return true;
+	}
+	if (read_sys_u32(rooted(path, sizeof(path), SYS_CPU
+				"/cpu%u/cpufreq/cpuinfo_max_freq", cpu),
+			 &cpuinfo_max) || !cpuinfo_max)
+		return false;
+	p->source = "none";
+	p->max_p_khz = cpuinfo_max;
+	p->max_boost_khz = cpuinfo_max;
+	return true;
+}
+
+/*
+ * max_boost as the module reports it: max_P while cpufreq boost is off.
+ * With a boost switch (cpufreq/boost) its state; without one, whether
+ * the policy's top frequency still reaches above max_P.
+ */
+static u32 effective_max_boost(unsigned int cpu, const struct probe *p,
+			       const char **state)
+{
+	char path[256];
+	u32 on, cpuinfo_max;
+
+	*state = "on";
+	if (!read_sys_u32(rooted(path, sizeof(path), SYS_CPU "/cpufreq/boost"), &on)) {
+		if (!on) {
+			*state = "off";
+			return p->max_p_khz;
+		}
+		return p->max_boost_khz;
+	}
+	if (!read_sys_u32(rooted(path, sizeof(path), SYS_CPU
+				 "/cpu%u/cpufreq/cpuinfo_max_freq", cpu), &cpuinfo_max) &&
+	    cpuinfo_max <= p->max_p_khz) {
+		*state = "off";
+		return p->max_p_khz;
+	}
+	return p->max_boost_khz;
+}
+
+/*
+ * --check: the module's report of @cpu against ours, one stderr line per
+ * difference.  Returns the number of differences.
+ */
+static unsigned int check_module(unsigned int cpu, const struct probe *p,
+				 u32 max_boost, u32 midpoint)
+{
+	static const char *const fields[] = {
+		"max_p_khz", "max_boost_khz", "midpoint_khz", "kernel_ratio",
+	};
+	u32 want[] = { p->max_p_khz, max_boost, midpoint, p->kernel_ratio };
+	unsigned int i, diffs = 0;
+	char path[256], src[32] = "";
+	FILE *f;
+	u32 got;
+
+	rooted(path, sizeof(path), "/sys/kernel/freq_invariance/cpu%u/source", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		die(EXIT_BAD_INPUT, "--check: %s: %s (is freq_invariance loaded?)",
+		    path, strerror(errno));
+	if (!fgets(src, sizeof(src), f))
+		src[0] = 0;
+	fclose(f);
+	src[strcspn(src, "\n")] = 0;
+	if (strcmp(src, p->source)) {
+		fprintf(stderr, "%s: cpu%u source: fi-probe %s, module %s\n",
+			prog, cpu, p->source, src);
+		diffs++;
+	}
+	/* A partial decode knows no kHz: only the ratio can be compared */
+	for (i = khz_unknown && !have_override ? 3 : 0; i < ARRAY_SIZE(fields); i++) {
+		rooted(path, sizeof(path), "/sys/kernel/freq_invariance/cpu%u/%s",
+		       cpu, fields[i]);
+		if (read_sys_u32(path, &got))
+			die(1, "--check: %s", hw_why);
+		if (got != want[i]) {
+			fprintf(stderr, "%s: cpu%u %s: fi-probe %u, module %u\n",
+				prog, cpu, fields[i], want[i], got);
+			diffs++;
+		}
+	}
+	return diffs;
+}
+
+static bool check_mode;
+static unsigned int check_diffs;
+
+/*
+ * The rest of every machine-mode CPU: the fallback when the hardware
+ * failed, the overrides, the boost state, the record, and --check.
+ */
+static void machine_finish(unsigned int cpu, struct probe *p, int hw_err)
+{
+	char why[sizeof(hw_why)];
+	const char *boost;
+	u32 max_boost, midpoint;
+
+	/* The fallback's own reads overwrite hw_why */
+	memcpy(why, hw_why, sizeof(why));
+	if (hw_err && !cpufreq_fallback(cpu, p) && !have_override)
+		die(EXIT_BAD_INPUT, "cpu%u: %s (%s), and no cpufreq policy to fall back on",
+		    cpu, why, err_name(hw_err));
+	apply_override(p, !hw_err);
+	rec_begin();
+	kv_u("cpu", cpu);
+	print_probe(p);
+	if (hw_err)
+		kv_s("hardware_error", err_name(hw_err));
+	max_boost = effective_max_boost(cpu, p, &boost);
+	midpoint = amd_cppc_ratio_midpoint_khz(p->max_p_khz, max_boost);
+	kv_s("cpufreq_boost", boost);
+	if (have_override)
+		khz_unknown = false;
+	kv_khz("effective_max_boost_khz", max_boost);
+	kv_khz("effective_midpoint_khz", midpoint);
+	if (check_mode) {
+		unsigned int d = check_module(cpu, p, max_boost, midpoint);
+
+		kv_s("check", d ? "differs" : "ok");
+		check_diffs += d;
+	}
 }
 
 static void amd_machine(const struct cpu_id *id, unsigned int *cpus,
@@ -356,34 +751,48 @@ static void amd_machine(const struct cpu_id *id, unsigned int *cpus,
 {
 	struct amd_cppc_raw raw = { .family = id->family, .model = id->model };
 	u32 *highest = calloc(n, sizeof(*highest));
-	char where[32];
 	unsigned int i;
-	bool uniform;
+	bool uniform = false;
+	int err = 0;
 
 	if (!highest)
 		die(1, "out of memory");
 	/* The all-CPUs-equal rule needs every online CPU's highest_perf */
-	for (i = 0; i < n; i++)
-		highest[i] = read_cppc(cpus[i], "highest_perf", true);
-	if (amd_cppc_ratio_highest_uniform(highest, n, &uniform))
-		die(EXIT_BAD_INPUT, "a CPU reports highest_perf 0");
+	for (i = 0; i < n && !err; i++)
+		err = read_cppc(cpus[i], "highest_perf", true, &highest[i]);
+	if (!err && amd_cppc_ratio_highest_uniform(highest, n, &uniform)) {
+		snprintf(hw_why, sizeof(hw_why), "a CPU reports highest_perf 0");
+		err = -EINVAL;
+	}
 	raw.highest_perf_uniform = uniform;
 
 	for (i = 0; i < n; i++) {
+		struct probe p = { .vendor = "amd", .family = id->family,
+				   .model = id->model };
 		unsigned int c = cpus[i];
+		const char *why = "";
+		int cerr = err;
 
 		if (only >= 0 && c != (unsigned int)only)
 			continue;
 		raw.highest_perf = highest[i];
-		raw.nominal_perf = read_cppc(c, "nominal_perf", true);
-		raw.lowest_nonlinear_perf =
-			read_cppc(c, "lowest_nonlinear_perf", false);
-		raw.lowest_perf = read_cppc(c, "lowest_perf", false);
-		raw.nominal_freq_mhz = read_cppc(c, "nominal_freq", false);
-		raw.lowest_freq_mhz = read_cppc(c, "lowest_freq", false);
-		snprintf(where, sizeof(where), "cpu%u: ", c);
-		printf("cpu=%u\n", c);
-		amd_decode_print(where, &raw);
+		if (!cerr)
+			cerr = read_cppc(c, "nominal_perf", true, &raw.nominal_perf);
+		if (!cerr)
+			cerr = read_cppc(c, "lowest_nonlinear_perf", false,
+					 &raw.lowest_nonlinear_perf);
+		if (!cerr)
+			cerr = read_cppc(c, "lowest_perf", false, &raw.lowest_perf);
+		if (!cerr)
+			cerr = read_cppc(c, "nominal_freq", false, &raw.nominal_freq_mhz);
+		if (!cerr)
+			cerr = read_cppc(c, "lowest_freq", false, &raw.lowest_freq_mhz);
+		if (!cerr) {
+			cerr = amd_decode(&raw, &p, &why);
+			if (cerr)
+				snprintf(hw_why, sizeof(hw_why), "%s", why);
+		}
+		machine_finish(c, &p, cerr);
 	}
 	free(highest);
 }
@@ -433,11 +842,14 @@ static void intel_machine(const struct cpu_id *id, unsigned int *cpus,
 		struct intel_ratio_raw raw = {
 			.family = id->family, .model = id->model,
 		};
+		struct probe p = { .vendor = "intel", .family = id->family,
+				   .model = id->model };
 		unsigned int c = cpus[i];
-		char path[256], where[32];
+		const char *why = "";
+		char path[256];
 		u64 fsb;
 		bool have_fsb;
-		int fd;
+		int fd, err;
 
 		if (only >= 0 && c != (unsigned int)only)
 			continue;
@@ -460,10 +872,20 @@ static void intel_machine(const struct cpu_id *id, unsigned int *cpus,
 		}
 		have_fsb = read_msr(fd, c, INTEL_RATIO_MSR_FSB_FREQ, &fsb);
 		close(fd);
-		snprintf(where, sizeof(where), "cpu%u: ", c);
-		printf("cpu=%u\n", c);
-		intel_decode_print(where, &raw, have_fsb ? &fsb : NULL);
+		khz_unknown = false;
+		err = intel_decode(&raw, have_fsb ? &fsb : NULL, &p, &why);
+		if (err)
+			snprintf(hw_why, sizeof(hw_why), "%s", why);
+		machine_finish(c, &p, err);
 	}
+}
+
+static int exit_status(void)
+{
+	out_finish();
+	if (check_diffs)
+		return EXIT_MISMATCH;
+	return partial_seen ? EXIT_PARTIAL : 0;
 }
 
 static int machine(int only)
@@ -494,7 +916,7 @@ static int machine(int only)
 		die(EXIT_BAD_INPUT, "vendor %s: only AuthenticAMD and GenuineIntel are decoded",
 		    id.vendor);
 	free(cpus);
-	return 0;
+	return exit_status();
 }
 
 /* ---- command line ----------------------------------------------------------- */
@@ -503,6 +925,7 @@ enum {
 	OPT_VENDOR = 256, OPT_FAMILY, OPT_MODEL, OPT_CPU,
 	OPT_HIGHEST, OPT_NOMINAL, OPT_LNL, OPT_LOWEST, OPT_NOM_MHZ, OPT_LOW_MHZ,
 	OPT_PI, OPT_TRL, OPT_TRL1, OPT_MISC, OPT_ACR, OPT_ACTR, OPT_BUS, OPT_FSB,
+	OPT_MAX_P, OPT_MAX_BOOST, OPT_CHECK, OPT_JSON, OPT_VERSION,
 };
 
 static const struct option opts[] = {
@@ -524,6 +947,11 @@ static const struct option opts[] = {
 	{ "atom-core-turbo-ratios", required_argument, NULL, OPT_ACTR },
 	{ "bus-khz", required_argument, NULL, OPT_BUS },
 	{ "fsb-freq", required_argument, NULL, OPT_FSB },
+	{ "max-p-khz", required_argument, NULL, OPT_MAX_P },
+	{ "max-boost-khz", required_argument, NULL, OPT_MAX_BOOST },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "help", no_argument, NULL, 'h' },
 	{ }
 };
@@ -622,6 +1050,22 @@ int main(int argc, char **argv)
 		case OPT_FSB:
 			fsb = parse_u64(name, optarg, UINT64_MAX);
 			break;
+		case OPT_MAX_P:
+			override_max_p_khz = parse_u64(name, optarg, OVERRIDE_MAX_KHZ);
+			break;
+		case OPT_MAX_BOOST:
+			override_max_boost_khz = parse_u64(name, optarg,
+							   OVERRIDE_MAX_KHZ);
+			break;
+		case OPT_CHECK:
+			check_mode = true;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_VERSION:
+			printf("fi-probe %s\n", FI_PROBE_VERSION);
+			return 0;
 		case 'h':
 			show_help(stdout);
 			return 0;
@@ -633,11 +1077,31 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		die(EXIT_BAD_INPUT, "unexpected argument '%s'", argv[optind]);
 
+	/* The module's own rules for its max_p_khz=/max_boost_khz= */
+	if (!SEEN(OPT_MAX_P) != !SEEN(OPT_MAX_BOOST))
+		die(EXIT_BAD_INPUT, "--max-p-khz and --max-boost-khz override together: give both or neither");
+	if (SEEN(OPT_MAX_P)) {
+		if (!override_max_p_khz)
+			die(EXIT_BAD_INPUT, "--max-p-khz: must be above 0");
+		if (override_max_boost_khz < override_max_p_khz)
+			die(EXIT_BAD_INPUT, "--max-boost-khz %u is below --max-p-khz %u",
+			    override_max_boost_khz, override_max_p_khz);
+		if (override_max_boost_khz / override_max_p_khz > OVERRIDE_MAX_BOOST_RATIO)
+			die(EXIT_BAD_INPUT, "--max-boost-khz %u is more than %u times --max-p-khz %u",
+			    override_max_boost_khz, OVERRIDE_MAX_BOOST_RATIO,
+			    override_max_p_khz);
+		have_override = true;
+	}
+#define MACHINE_OPTS	((1ULL << (OPT_CPU - 256)) | (1ULL << (OPT_MAX_P - 256)) | \
+			 (1ULL << (OPT_MAX_BOOST - 256)) | (1ULL << (OPT_CHECK - 256)) | \
+			 (1ULL << (OPT_JSON - 256)))
 	if (!vendor) {
-		if (seen & ~(1ULL << (OPT_CPU - 256)))
+		if (seen & ~MACHINE_OPTS)
 			die(EXIT_BAD_INPUT, "raw values need --vendor amd|intel");
 		return machine(only);
 	}
+	if (check_mode)
+		die(EXIT_BAD_INPUT, "--check applies to this machine only, not with --vendor");
 	if (SEEN(OPT_CPU))
 		die(EXIT_BAD_INPUT, "--cpu applies to this machine only, not with --vendor");
 	if (!SEEN(OPT_FAMILY))
@@ -656,7 +1120,7 @@ int main(int argc, char **argv)
 		amd.raw.model = model;
 		amd_from_args(&amd);
 		free(amd.highest);
-		return 0;
+		return exit_status();
 	}
 	if (!strcmp(vendor, "intel")) {
 		if (seen & AMD_OPTS)
@@ -674,8 +1138,8 @@ int main(int argc, char **argv)
 			die(EXIT_BAD_INPUT, "--bus-khz and --fsb-freq exclude each other");
 		intel.family = family;
 		intel.model = model;
-		intel_decode_print("", &intel, SEEN(OPT_FSB) ? &fsb : NULL);
-		return 0;
+		intel_decode_print(&intel, SEEN(OPT_FSB) ? &fsb : NULL);
+		return exit_status();
 	}
 	die(EXIT_BAD_INPUT, "--vendor: '%s' is neither amd nor intel", vendor);
 }

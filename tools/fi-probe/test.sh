@@ -483,9 +483,19 @@ bad_case "intel missing --turbo-ratio-limit" "turbo-ratio-limit" -- \
 	--vendor $I --family 6 --model 0x2a --platform-info 0x2200
 bad_case "intel Atom ratios without turbo ratios" "atom-core" -- \
 	--vendor $I --family 6 --model 0x37 --atom-core-ratios 0x181002
-bad_case "intel Silvermont without MSR_FSB_FREQ" "FSB.*ENODATA" -- --vendor $I \
-	--family 6 --model 0x37 --atom-core-ratios 0x181002 \
-	--atom-core-turbo-ratios 0x1d
+# A Silvermont without MSR_FSB_FREQ: no bus clock, so no kHz, but the
+# ratios and Linux 6.1's invariance ratio are defined (29 * 1024 / 24)
+"$probe" --vendor $I --family 6 --model 0x37 --atom-core-ratios 0x181002 \
+	--atom-core-turbo-ratios 0x1d >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 3 ] && [ "$(val kernel_ratio)" = $(( 29 * 1024 / 24 )) ] &&
+   [ "$(val base_ratio)" = 24 ] && [ "$(val max_p_khz)" = unknown ] &&
+   [ "$(val bus_khz)" = unknown ] && [ ! -s "$tmp/err" ]; then
+	ok "intel Silvermont without MSR_FSB_FREQ: ratios, kHz unknown, exit 3"
+else
+	not_ok "intel Silvermont without MSR_FSB_FREQ: ratios, kHz unknown, exit 3" \
+		"exit $rc, kernel_ratio $(val kernel_ratio) max_p_khz $(val max_p_khz): $(cat "$tmp/err")"
+fi
 bad_case "intel Silvermont FSB index outside table" "FSB.*EINVAL" -- --vendor $I \
 	--family 6 --model 0x37 --atom-core-ratios 0x181002 \
 	--atom-core-turbo-ratios 0x1d --fsb-freq 5
@@ -595,7 +605,117 @@ machine_case "machine: Ryzen 7840HS acpi_cppc, ranked" "$m" 2 \
 
 m=$tmp/m-nocppc
 fake_cpuinfo "$m" AuthenticAMD 0x17 0x31 1
-machine_bad "machine: AMD without acpi_cppc" "$m" "acpi_cppc"
+machine_bad "machine: AMD without acpi_cppc or cpufreq" "$m" "acpi_cppc"
+
+# fake_cpufreq DIR CPU "AVAILABLE" "BOOST" CPUINFO_MAX: a cpufreq policy
+fake_cpufreq() {
+	d=$1/sys/devices/system/cpu/cpu$2/cpufreq
+	mkdir -p "$d"
+	[ -n "$3" ] && echo "$3 " >"$d/scaling_available_frequencies"
+	[ -n "$4" ] && echo "$4 " >"$d/scaling_boost_frequencies"
+	echo "$5" >"$d/cpuinfo_max_freq"
+}
+
+# EPYC 7742 under acpi-cpufreq without _CPC: P-states 2250/2000/1500 MHz,
+# boost hidden; the module's rule: the table's top, ratio 1024
+m=$tmp/m-7742
+fake_cpuinfo "$m" AuthenticAMD 0x17 0x31 2
+fake_cpufreq "$m" 0 "2250000 2000000 1500000" "" 2250000
+fake_cpufreq "$m" 1 "2250000 2000000 1500000" "" 2250000
+machine_case "machine: EPYC 7742 without _CPC falls back on cpufreq" "$m" 2 \
+	source=cpufreq max_p_khz=2250000 max_boost_khz=2250000 kernel_ratio=1024 \
+	hardware_error=ENOENT
+
+# ... with the module's overrides: AMD's 6.1 rule on the given kHz,
+# ((3400000 * 1024 / 2250000) + 1024) >> 1
+r=$(( (3400000 * 1024 / 2250000 + 1024) >> 1 ))
+FI_PROBE_ROOT=$m "$probe" --max-p-khz 2250000 --max-boost-khz 3400000 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^source=override$' "$tmp/out")" = 2 ] &&
+   [ "$(val kernel_ratio)" = $r ] && [ "$(val max_boost_khz)" = 3400000 ] &&
+   [ "$(val midpoint_khz)" = 2825000 ]; then
+	ok "machine: overrides as the module's (source override, AMD rule $r)"
+else
+	not_ok "machine: overrides as the module's" "exit $rc: $(cat "$tmp/err") kernel_ratio $(val kernel_ratio)"
+fi
+
+# Intel: a boost entry in the table (the seed's E5-2687W v3 under
+# acpi-cpufreq), boost switched off: max_boost as the module reports it
+m=$tmp/m-2687
+fake_cpuinfo "$m" GenuineIntel 6 0x3f 1
+fake_cpufreq "$m" 0 "3100000 2000000 1200000" "3500000" 3500000
+mkdir -p "$m/dev/cpu/0"
+: >"$m/dev/cpu/0/msr"
+mkdir -p "$m/sys/devices/system/cpu/cpufreq"
+echo 0 >"$m/sys/devices/system/cpu/cpufreq/boost"
+machine_case "machine: MSRs that fault fall back on the table, boost off" "$m" 1 \
+	source=cpufreq max_p_khz=3100000 max_boost_khz=3500000 \
+	cpufreq_boost=off effective_max_boost_khz=3100000
+
+# --check against a fake module report
+fake_fi() { # DIR CPU SOURCE MAX_P MAX_BOOST MIDPOINT RATIO
+	d=$1/sys/kernel/freq_invariance/cpu$2
+	mkdir -p "$d"
+	echo "$3" >"$d/source"
+	echo "$4" >"$d/max_p_khz"
+	echo "$5" >"$d/max_boost_khz"
+	echo "$6" >"$d/midpoint_khz"
+	echo "$7" >"$d/kernel_ratio"
+}
+fake_fi "$m" 0 cpufreq 3100000 3100000 3100000 1024
+FI_PROBE_ROOT=$m "$probe" --check >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(val check)" = ok ]; then
+	ok "--check: agrees with a matching module report"
+else
+	not_ok "--check: agrees with a matching module report" "exit $rc: $(cat "$tmp/err")"
+fi
+fake_fi "$m" 0 cpufreq 3100000 3500000 3300000 1024
+FI_PROBE_ROOT=$m "$probe" --check >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 4 ] && [ "$(val check)" = differs ] &&
+   [ "$(grep -c 'cpu0 max_boost_khz: fi-probe 3100000, module 3500000' "$tmp/err")" = 1 ] &&
+   [ "$(wc -l <"$tmp/err")" = 2 ]; then
+	ok "--check: exit 4 and one line per difference"
+else
+	not_ok "--check: exit 4 and one line per difference" "exit $rc: $(cat "$tmp/err")"
+fi
+rm -r "$m/sys/kernel"
+FI_PROBE_ROOT=$m "$probe" --check >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q 'freq_invariance loaded' "$tmp/err"; then
+	ok "--check without the module: exit 2 naming it"
+else
+	not_ok "--check without the module: exit 2 naming it" "exit $rc: $(cat "$tmp/err")"
+fi
+bad_case "--check with raw values" "machine only" -- --check --vendor amd \
+	--family 0x17 --model 0x31 --highest-perf 255 --nominal-perf 152 \
+	--nominal-freq-mhz 2000
+bad_case "--max-p-khz alone" "together" -- --max-p-khz 2250000
+bad_case "--max-boost-khz below --max-p-khz" "below" -- --max-p-khz 2250000 \
+	--max-boost-khz 2000000
+bad_case "--max-boost-khz over 255 x --max-p-khz" "255 times" -- --max-p-khz 1000 \
+	--max-boost-khz 300000
+
+# --json: one object per CPU, the same values as the key=value output
+FI_PROBE_ROOT=$tmp/m-7702 "$probe" --json >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d) == 2 and [r["cpu"] for r in d] == [0, 1], d
+assert all(r["source"] == "cppc" and r["max_boost_khz"] == int(sys.argv[2]) for r in d), d
+' "$tmp/out" $(( 2000000 * (255 * 1024 / 152) >> 10 )) 2>>"$tmp/err"; then
+	ok "--json: one object per CPU with the decoded values"
+else
+	not_ok "--json: one object per CPU with the decoded values" "exit $rc: $(cat "$tmp/err")"
+fi
+"$probe" --version >"$tmp/out" 2>&1
+if [ $? -eq 0 ] && grep -q '^fi-probe [0-9a-z]' "$tmp/out"; then
+	ok "--version: $(cat "$tmp/out")"
+else
+	not_ok "--version" "$(cat "$tmp/out")"
+fi
 
 # i7-2600K MSRs (InstLatx64 SandyBridge2 dump) in /dev/cpu/N/msr
 m=$tmp/m-2600k
