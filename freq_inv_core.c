@@ -58,6 +58,7 @@
 
 #include "freq_invariance.h"
 #include "amd_cppc_ratio.h"
+#include "freq_inv_cppc_ctrs.h"
 #include "intel_ratio.h"
 
 /* Highest frequency a parameter or a hardware answer may claim: 10 GHz */
@@ -901,6 +902,39 @@ const char *freq_inv_source_name(enum freq_inv_source source)
 }
 EXPORT_SYMBOL_NS_GPL(freq_inv_source_name, FREQ_INVARIANCE);
 
+/**
+ * freq_inv_deliv_source_name() - name of a delivered-frequency source
+ * @src: the source
+ *
+ * Context: any.
+ * Return: "aperfmperf", "cppc" or "cpufreq" (as in
+ * /sys/kernel/freq_invariance/cpuN/delivered_source); "unknown" for a
+ * value outside the enum.
+ */
+const char *freq_inv_deliv_source_name(enum freq_inv_deliv_source src)
+{
+	static const char * const names[] = {
+		[FREQ_INV_DELIV_APERFMPERF]	= "aperfmperf",
+		[FREQ_INV_DELIV_CPUFREQ]	= "cpufreq",
+		[FREQ_INV_DELIV_CPPC]		= "cppc",
+	};
+
+	if ((unsigned int)src >= ARRAY_SIZE(names))
+		return "unknown";
+	return names[src];
+}
+EXPORT_SYMBOL_NS_GPL(freq_inv_deliv_source_name, FREQ_INVARIANCE);
+
+/* Which source answers @cpu's delivered-frequency queries */
+static enum freq_inv_deliv_source freq_inv_deliv_source_of(unsigned int cpu)
+{
+	if (cpu_feature_enabled(X86_FEATURE_APERFMPERF))
+		return FREQ_INV_DELIV_APERFMPERF;
+	if (freq_inv_cppc_ctrs_active())
+		return FREQ_INV_DELIV_CPPC;
+	return FREQ_INV_DELIV_CPUFREQ;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Delivered-frequency sampling                                           */
 /* ---------------------------------------------------------------------- */
@@ -910,7 +944,9 @@ EXPORT_SYMBOL_NS_GPL(freq_inv_source_name, FREQ_INVARIANCE);
  * @sample: the caller's sample; @sample->cpu must be the current CPU
  *
  * Reads IA32_APERF (MSR 0xe8) and IA32_MPERF (MSR 0xe7) of the current
- * CPU when it has X86_FEATURE_APERFMPERF; without counters there is
+ * CPU when it has X86_FEATURE_APERFMPERF; else, when the ACPI CPPC
+ * feedback counters are in use, takes the totals their sampler published
+ * (never the counters themselves: they may need to sleep); else there is
  * nothing to snapshot and freq_inv_delivered_khz() answers from cpufreq.
  *
  * Context: on @sample->cpu with preemption or IRQs disabled (the
@@ -926,6 +962,9 @@ int freq_inv_sample_prepare(struct freq_inv_sample *sample)
 	if (cpu_feature_enabled(X86_FEATURE_APERFMPERF)) {
 		rdmsrl(MSR_IA32_APERF, sample->aperf);
 		rdmsrl(MSR_IA32_MPERF, sample->mperf);
+	} else if (freq_inv_cppc_ctrs_active()) {
+		freq_inv_cppc_ctrs_snapshot(sample->cpu, &sample->cppc_delivered,
+					    &sample->cppc_reference);
 	}
 	return 0;
 }
@@ -964,8 +1003,12 @@ static int freq_inv_cpufreq_khz(unsigned int cpu, u32 *khz,
  * counter wrap; a window with no MPERF ticks (spent idle), no APERF
  * ticks, or APERF more than 16 times faster than MPERF (a reset, not a
  * frequency) answers as a CPU without counters does: cpufreq's current
- * frequency for the CPU, READ_ONCE(policy->cur).  Then re-snapshots, so
- * the next call measures the next window.
+ * frequency for the CPU, READ_ONCE(policy->cur).  Without APERF/MPERF
+ * but with the ACPI CPPC feedback counters in use: the reference
+ * frequency times d(delivered) / d(reference) of the totals their
+ * sampler published since the snapshot, or of its last period in which
+ * the CPU ran when the window saw none (freq_inv_cppc_ctrs.c).  Then
+ * re-snapshots, so the next call measures the next window.
  *
  * Context: on @sample->cpu with IRQs disabled (the update_util hook, or
  * an smp_call_function_single() callback), with the CPU's policy kept
@@ -988,8 +1031,15 @@ int freq_inv_delivered_khz(struct freq_inv_sample *sample, u32 *khz,
 	if (sample->cpu != cpu)
 		return -EINVAL;
 
-	if (!cpu_feature_enabled(X86_FEATURE_APERFMPERF))
+	if (!cpu_feature_enabled(X86_FEATURE_APERFMPERF)) {
+		if (freq_inv_cppc_ctrs_active() &&
+		    !freq_inv_cppc_ctrs_khz(cpu, &sample->cppc_delivered,
+					    &sample->cppc_reference, khz)) {
+			*src = FREQ_INV_DELIV_CPPC;
+			return 0;
+		}
 		return freq_inv_cpufreq_khz(cpu, khz, src);
+	}
 
 	rdmsrl(MSR_IA32_APERF, aperf);
 	rdmsrl(MSR_IA32_MPERF, mperf);
@@ -1099,6 +1149,21 @@ static ssize_t source_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute freq_inv_source_attr = __ATTR_RO(source);
 
+static ssize_t delivered_source_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	unsigned int cpu;
+
+	if (kstrtouint(kobject_name(kobj) + strlen("cpu"), 10, &cpu) ||
+	    cpu >= nr_cpu_ids)
+		return -ENODEV;
+	return sysfs_emit(buf, "%s\n",
+			  freq_inv_deliv_source_name(freq_inv_deliv_source_of(cpu)));
+}
+
+static struct kobj_attribute freq_inv_delivered_source_attr =
+	__ATTR_RO(delivered_source);
+
 static struct attribute *freq_inv_cpu_attrs[] = {
 	&freq_inv_max_p_khz_attr.kattr.attr,
 	&freq_inv_max_boost_khz_attr.kattr.attr,
@@ -1106,6 +1171,7 @@ static struct attribute *freq_inv_cpu_attrs[] = {
 	&freq_inv_reference_khz_attr.kattr.attr,
 	&freq_inv_kernel_ratio_attr.kattr.attr,
 	&freq_inv_source_attr.attr,
+	&freq_inv_delivered_source_attr.attr,
 	NULL,
 };
 
@@ -1234,7 +1300,7 @@ static void freq_inv_dbg_deliver(void *arg)
 }
 
 /*
- * "cpuN <khz> <aperfmperf|cpufreq>" per online CPU, or "cpuN error
+ * "cpuN <khz> <aperfmperf|cppc|cpufreq>" per online CPU, or "cpuN error
  * <errno>": runs the exported sampling API on each CPU over one shared
  * FREQ_INV_DBG_WINDOW_MS window, exactly as the governor would.
  */
@@ -1274,8 +1340,7 @@ static int freq_inv_delivered_show(struct seq_file *m, void *unused)
 			seq_printf(m, "cpu%u error %d\n", cpu, ds[cpu].err);
 		else
 			seq_printf(m, "cpu%u %u %s\n", cpu, ds[cpu].khz,
-				   ds[cpu].src == FREQ_INV_DELIV_APERFMPERF ?
-				   "aperfmperf" : "cpufreq");
+				   freq_inv_deliv_source_name(ds[cpu].src));
 	}
 	cpus_read_unlock();
 	kfree(ds);
@@ -1345,8 +1410,9 @@ static void freq_inv_log_summary(void)
 	else
 		scnprintf(hw, sizeof(hw), "%s", freq_inv_backend->name);
 
-	pr_info("%u CPUs, source %s; hardware: %s; reference=%s\n", nr,
-		nr ? srcs : "-", hw, freq_inv_ref_names[freq_inv_reference]);
+	pr_info("%u CPUs, source %s; hardware: %s; reference=%s; delivered: %s\n",
+		nr, nr ? srcs : "-", hw, freq_inv_ref_names[freq_inv_reference],
+		freq_inv_deliv_source_name(freq_inv_deliv_source_of(0)));
 }
 
 static int __init freq_inv_init(void)
@@ -1362,10 +1428,14 @@ static int __init freq_inv_init(void)
 		seqcount_init(&per_cpu_ptr(&freq_inv_cpus, cpu)->seq);
 
 	freq_inv_backend_select();
+	/* Without APERF/MPERF, the CPPC counters if they work (one line if not) */
+	freq_inv_cppc_ctrs_start();
 
 	freq_inv_kobj = kobject_create_and_add(KBUILD_MODNAME, kernel_kobj);
-	if (!freq_inv_kobj)
+	if (!freq_inv_kobj) {
+		freq_inv_cppc_ctrs_stop();
 		return -ENOMEM;
+	}
 	err = sysfs_create_file(freq_inv_kobj, &freq_inv_reference_attr.attr);
 	if (err)
 		goto err_kobj;
@@ -1396,6 +1466,7 @@ err_notifier:
 	cancel_delayed_work_sync(&freq_inv_refresh_work);
 err_kobj:
 	freq_inv_kobj_remove(freq_inv_kobj);
+	freq_inv_cppc_ctrs_stop();
 	return err;
 }
 module_init(freq_inv_init);
@@ -1414,6 +1485,7 @@ static void __exit freq_inv_exit(void)
 	 */
 	cancel_delayed_work_sync(&freq_inv_refresh_work);
 	freq_inv_kobj_remove(freq_inv_kobj);
+	freq_inv_cppc_ctrs_stop();
 }
 module_exit(freq_inv_exit);
 

@@ -66,10 +66,13 @@ struct freq_inv_caps {
  * enum freq_inv_deliv_source - who answered a delivered-frequency query
  * @FREQ_INV_DELIV_APERFMPERF: APERF/MPERF deltas scaled by max_P
  * @FREQ_INV_DELIV_CPUFREQ: the policy's current frequency (no counters)
+ * @FREQ_INV_DELIV_CPPC: ACPI CPPC delivered/reference performance
+ *	counter deltas scaled by the reference frequency (no APERF/MPERF)
  */
 enum freq_inv_deliv_source {
 	FREQ_INV_DELIV_APERFMPERF,
 	FREQ_INV_DELIV_CPUFREQ,
+	FREQ_INV_DELIV_CPPC,
 };
 
 /**
@@ -77,6 +80,8 @@ enum freq_inv_deliv_source {
  * @cpu: the CPU the snapshot belongs to
  * @aperf: IA32_APERF at the snapshot
  * @mperf: IA32_MPERF at the snapshot
+ * @cppc_delivered: running total of ACPI CPPC delivered-counter ticks
+ * @cppc_reference: running total of ACPI CPPC reference-counter ticks
  *
  * Owned by the caller (one per CPU); opaque apart from @cpu.
  */
@@ -84,6 +89,8 @@ struct freq_inv_sample {
 	unsigned int cpu;
 	u64 aperf;
 	u64 mperf;
+	u64 cppc_delivered;
+	u64 cppc_reference;
 };
 
 int freq_inv_get_caps(unsigned int cpu, struct freq_inv_caps *caps);
@@ -91,5 +98,6 @@ int freq_inv_sample_prepare(struct freq_inv_sample *sample);
 int freq_inv_delivered_khz(struct freq_inv_sample *sample, u32 *khz,
 			   enum freq_inv_deliv_source *src);
 const char *freq_inv_source_name(enum freq_inv_source source);
+const char *freq_inv_deliv_source_name(enum freq_inv_deliv_source src);
 
 #endif /* _FREQ_INVARIANCE_H */
