@@ -61,6 +61,15 @@
  */
 #define SUGOV_INV_MIN_WINDOW_NS		NSEC_PER_MSEC
 
+/*
+ * A restart of the governor this soon after its stop keeps the estimates
+ * of the CPUs that stayed in the policy (sugov_inv_start()).  The core's
+ * hotplug restarts follow their stop within milliseconds; 1 s leaves
+ * room for a slow debug kernel and is short enough that what is kept
+ * still describes the load.
+ */
+#define SUGOV_INV_KEEP_NS		NSEC_PER_SEC
+
 /**
  * struct sugov_inv_tunables - one sysfs directory of tunables
  * @attr_set: the kobject and the list of policies using this set; its
@@ -109,6 +118,11 @@ struct sugov_inv_tunables {
  *	sugov_inv_limits() (mutex: the driver may sleep)
  * @worker: slow path: the SCHED_FIFO kthread worker
  * @work_in_progress: slow path: @work is queued and has not read @next_freq
+ * @stop_seq: number of sugov_inv_stop() calls on this policy data; a CPU
+ *	whose struct sugov_inv_cpu::kept_seq equals it was in the policy at
+ *	the last stop (process context only: start and stop are serialized by
+ *	the policy's rwsem)
+ * @stop_ns: CLOCK_BOOTTIME of the last sugov_inv_stop(), ns
  */
 struct sugov_inv_policy_data {
 	struct cpufreq_policy *policy;
@@ -128,6 +142,9 @@ struct sugov_inv_policy_data {
 	struct mutex work_lock;		/* see @work_lock above */
 	struct kthread_worker *worker;
 	bool work_in_progress;
+
+	unsigned long stop_seq;
+	u64 stop_ns;
 };
 
 /**
@@ -171,6 +188,11 @@ struct sugov_inv_stats {
  * @deliv_khz: delivered frequency of the last window
  * @samples_since_eval: windows measured since this CPU last evaluated
  * @idled_since_eval: one of those windows contained idle time
+ * @measured: @est holds a measured window (or was kept across a restart):
+ *	until then the CPU does not evaluate, since an estimate of nothing
+ *	would ask for the policy minimum (see sugov_inv_start())
+ * @owner: the policy data that last stopped on this CPU (only compared)
+ * @kept_seq: @owner's stop_seq at that stop
  * @stats: debugfs counters
  *
  * Serialized by the CPU's rq lock (every hook call for this CPU holds it),
@@ -194,6 +216,9 @@ struct sugov_inv_cpu {
 	u32 deliv_khz;
 	unsigned int samples_since_eval;
 	bool idled_since_eval;
+	bool measured;
+	struct sugov_inv_policy_data *owner;
+	unsigned long kept_seq;
 	struct sugov_inv_stats stats;
 };
 
@@ -345,6 +370,17 @@ static void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
 	halflife_ns = (u64)READ_ONCE(sgp->tunables->halflife_ms) *
 		      NSEC_PER_MSEC;
 
+	/*
+	 * The first window after a fresh start sets the estimate to what it
+	 * measured (a zero half-life keeps no memory): blending it into an
+	 * estimate of 0 would ask for the policy minimum, and a CPU that was
+	 * busy at the top would drop and take a few half-lives to climb back.
+	 * schedutil keeps PELT util across a start; this is the nearest a
+	 * governor measuring its own util gets.
+	 */
+	if (!sgc->measured)
+		halflife_ns = 0;
+
 	/* A clock read out of order (idle ahead of wall) gives busy 0 */
 	sugov_inv_est_update(&sgc->est,
 			     wall_us > sgc->sample_wall_us ?
@@ -352,6 +388,7 @@ static void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
 			     idle_us > sgc->sample_idle_us ?
 			     idle_us - sgc->sample_idle_us : 0,
 			     khz, caps.reference_khz, halflife_ns);
+	sgc->measured = true;
 
 	sgc->samples_since_eval++;
 	if (idle_us != sgc->sample_idle_us)
@@ -376,7 +413,8 @@ static void sugov_inv_maybe_sample(struct sugov_inv_cpu *sgc, u64 time,
 	s64 since = time - sgc->sample_time;
 	s64 window = SUGOV_INV_MIN_WINDOW_NS;
 
-	if (!evaluating)
+	/* The first window is short: the CPU evaluates only after it */
+	if (!evaluating && sgc->measured)
 		window = max_t(s64, window,
 			       READ_ONCE(sgc->sgp->freq_update_delay_ns));
 	if (!sgc->sampled || since >= window)
@@ -608,7 +646,7 @@ static void sugov_inv_update(struct sugov_inv_cpu *sgc, u64 time,
 			     unsigned int flags)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
-	bool due;
+	bool due, local;
 
 	sugov_inv_iowait_note(&sgc->iowait,
 			      sugov_inv_since(time, sgc->last_update),
@@ -622,10 +660,25 @@ static void sugov_inv_update(struct sugov_inv_cpu *sgc, u64 time,
 	if (!sugov_inv_this_cpu_can_update(sgp->policy))
 		return;
 
-	due = sugov_inv_should_update(sgp, time);
+	/*
+	 * Nothing measured yet (a fresh start): take the first window as
+	 * soon as it is SUGOV_INV_MIN_WINDOW_NS long, and until then neither
+	 * evaluate nor consume a pending limits change (the first
+	 * evaluation applies it).  Idle time and APERF/MPERF can only be
+	 * read on the CPU itself.
+	 */
+	local = sgc->cpu == smp_processor_id();
+	if (unlikely(!sgc->measured)) {
+		if (local)
+			sugov_inv_maybe_sample(sgc, time, true);
+		if (!sgc->measured) {
+			sugov_inv_stat_inc(&sgc->stats.ratelimited);
+			return;
+		}
+	}
 
-	/* Idle time and APERF/MPERF can only be read on the CPU itself */
-	if (sgc->cpu == smp_processor_id())
+	due = sugov_inv_should_update(sgp, time);
+	if (local)
 		sugov_inv_maybe_sample(sgc, time, due);
 
 	if (!due) {
@@ -1093,6 +1146,7 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 		     unsigned int flags);
 	struct freq_inv_caps caps;
 	unsigned int cpu, nocaps = 0;
+	bool keep;
 
 	sgp->freq_update_delay_ns =
 		(s64)READ_ONCE(sgp->tunables->rate_limit_us) * NSEC_PER_USEC;
@@ -1104,11 +1158,27 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 	sgp->shared = policy_is_shared(policy);
 	hook = sgp->shared ? sugov_inv_update_shared : sugov_inv_update_single;
 
+	/*
+	 * The core restarts the governor of a shared policy whenever one of
+	 * its CPUs goes offline or comes online.  The CPUs that stayed keep
+	 * their estimate and snapshots: the next window spans the restart
+	 * and measures it like any other, and the policy does not fall back
+	 * to what one new CPU measured.  Anything else (a first start, a CPU
+	 * that went offline, whose idle clock restarted, a restart long
+	 * after the stop) starts from nothing.
+	 */
+	keep = sgp->stop_seq &&
+	       ktime_get_boottime_ns() - sgp->stop_ns < SUGOV_INV_KEEP_NS;
+
 	for_each_cpu(cpu, policy->cpus) {
 		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
 
-		memset(sgc, 0, sizeof(*sgc));
-		sgc->cpu = cpu;
+		if (keep && sgc->owner == sgp && sgc->kept_seq == sgp->stop_seq) {
+			memset(&sgc->stats, 0, sizeof(sgc->stats));
+		} else {
+			memset(sgc, 0, sizeof(*sgc));
+			sgc->cpu = cpu;
+		}
 		WRITE_ONCE(sgc->sgp, sgp);
 
 		if (freq_inv_get_caps(cpu, &caps))
@@ -1138,9 +1208,19 @@ static void sugov_inv_stop(struct cpufreq_policy *policy)
 	/* The hooks run under rcu_read_lock_sched(): wait for the last one */
 	synchronize_rcu();
 
-	/* Keeps the counters for debugfs; only the ownership goes */
-	for_each_cpu(cpu, policy->cpus)
-		WRITE_ONCE(per_cpu(sugov_inv_cpus, cpu).sgp, NULL);
+	/*
+	 * Keeps the counters for debugfs; only the ownership goes.  The
+	 * estimates stay for a restart that follows (sugov_inv_start()).
+	 */
+	sgp->stop_seq++;
+	sgp->stop_ns = ktime_get_boottime_ns();
+	for_each_cpu(cpu, policy->cpus) {
+		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
+
+		WRITE_ONCE(sgc->sgp, NULL);
+		sgc->owner = sgp;
+		sgc->kept_seq = sgp->stop_seq;
+	}
 
 	if (sgp->worker) {
 		irq_work_sync(&sgp->irq_work);
