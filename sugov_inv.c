@@ -108,7 +108,11 @@ struct sugov_inv_tunables {
  * @shared: more than one CPU in policy->cpus (fixed between start and stop)
  * @last_eval_time: hook time (rq clock, ns) of the last evaluation
  * @freq_update_delay_ns: rate_limit_us in ns
- * @next_freq: the frequency last requested from the driver, kHz
+ * @next_freq: the frequency last requested from the driver, kHz; on the
+ *	slow path set back to policy->cur by sugov_inv_work() when the driver
+ *	ended up elsewhere
+ * @cached_raw_khz: raw target that @next_freq was resolved from (0: none);
+ *	an unchanged raw target reuses @next_freq instead of resolving again
  * @limits_changed: set by sugov_inv_limits(), consumed by the next hook
  * @need_freq_update: the next evaluation must send its result even when it
  *	equals @next_freq, and must not hold
@@ -134,6 +138,7 @@ struct sugov_inv_policy_data {
 	u64 last_eval_time;
 	s64 freq_update_delay_ns;
 	unsigned int next_freq;
+	unsigned int cached_raw_khz;
 	bool limits_changed;
 	bool need_freq_update;
 
@@ -539,7 +544,7 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
 	 * cannot tell whether the driver wants CPUFREQ_NEED_UPDATE_LIMITS,
 	 * and one extra request per limits change is cheap.
 	 */
-	if (next == sgp->next_freq && !force)
+	if (next == READ_ONCE(sgp->next_freq) && !force)
 		return false;
 
 	/* No worker: fast switch was enabled at init */
@@ -553,11 +558,11 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
 	if (sgp->shared) {
 		/* The hook holds update_lock for the whole evaluation */
 		lockdep_assert_held(&sgp->update_lock);
-		sgp->next_freq = next;
+		WRITE_ONCE(sgp->next_freq, next);
 		sugov_inv_deferred_update(sgp);
 	} else {
 		raw_spin_lock(&sgp->update_lock);
-		sgp->next_freq = next;
+		WRITE_ONCE(sgp->next_freq, next);
 		sugov_inv_deferred_update(sgp);
 		raw_spin_unlock(&sgp->update_lock);
 	}
@@ -575,7 +580,7 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	struct sugov_inv_out out;
 	struct freq_inv_caps caps;
 	enum sugov_inv_reason reason;
-	unsigned int next;
+	unsigned int next, cached_raw;
 	bool request;
 
 	if (sgp->shared) {
@@ -601,8 +606,21 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	sugov_inv_decide(&in, &out);
 	reason = out.reason;
 
-	/* Lowest table entry at or above the target, within min..max */
-	next = cpufreq_driver_resolve_freq(policy, out.raw_khz);
+	/*
+	 * Lowest table entry at or above the target, within min..max.  As
+	 * schedutil's get_next_freq(), resolve only when the raw target
+	 * changed: on 6.1 each cpufreq_driver_resolve_freq() overwrites
+	 * policy->cached_resolved_idx, which the slow path's
+	 * __cpufreq_driver_target() may be about to use, so resolving less
+	 * often makes that window rarer (sugov_inv_work() repairs its effect).
+	 */
+	cached_raw = READ_ONCE(sgp->cached_raw_khz);
+	if (out.raw_khz == cached_raw && !sgp->need_freq_update) {
+		next = READ_ONCE(sgp->next_freq);
+	} else {
+		next = cpufreq_driver_resolve_freq(policy, out.raw_khz);
+		WRITE_ONCE(sgp->cached_raw_khz, out.raw_khz);
+	}
 
 	/*
 	 * Busy-CPU hold (schedutil's, single-CPU policies): a CPU that has
@@ -616,6 +634,8 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	    next < sgp->next_freq) {
 		next = sgp->next_freq;
 		reason = SUGOV_INV_REASON_HOLD;
+		/* The held frequency did not come from this raw target */
+		WRITE_ONCE(sgp->cached_raw_khz, cached_raw);
 	}
 	sgc->samples_since_eval = 0;
 	sgc->idled_since_eval = false;
@@ -716,7 +736,7 @@ static void sugov_inv_work(struct kthread_work *work)
 	struct sugov_inv_policy_data *sgp =
 		container_of(work, struct sugov_inv_policy_data, work);
 	unsigned long flags;
-	unsigned int freq;
+	unsigned int freq, cur;
 
 	/*
 	 * Read next_freq and clear work_in_progress together: a hook that
@@ -730,7 +750,25 @@ static void sugov_inv_work(struct kthread_work *work)
 
 	mutex_lock(&sgp->work_lock);
 	__cpufreq_driver_target(sgp->policy, freq, CPUFREQ_RELATION_L);
+	cur = READ_ONCE(sgp->policy->cur);
 	mutex_unlock(&sgp->work_lock);
+
+	/*
+	 * The driver may have set another frequency than @freq: it failed,
+	 * or (6.1) a hook's cpufreq_driver_resolve_freq() replaced
+	 * policy->cached_resolved_idx before __cpufreq_driver_target() used
+	 * it.  next_freq would then claim @freq, and every later request for
+	 * @freq would be skipped as unchanged while the CPU runs @cur.  Set
+	 * it to what the CPU runs, and forget the cached raw target so the
+	 * next evaluation resolves and sends again.  Not when a newer
+	 * request is pending: it is sent anyway.
+	 */
+	raw_spin_lock_irqsave(&sgp->update_lock, flags);
+	if (cur != freq && !sgp->work_in_progress && sgp->next_freq == freq) {
+		WRITE_ONCE(sgp->next_freq, cur);
+		WRITE_ONCE(sgp->cached_raw_khz, 0);
+	}
+	raw_spin_unlock_irqrestore(&sgp->update_lock, flags);
 }
 
 /* Slow path: hard IRQ context, hands the work to the kthread */
@@ -1152,6 +1190,7 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 		(s64)READ_ONCE(sgp->tunables->rate_limit_us) * NSEC_PER_USEC;
 	sgp->last_eval_time = 0;
 	sgp->next_freq = 0;
+	sgp->cached_raw_khz = 0;
 	sgp->work_in_progress = false;
 	sgp->limits_changed = false;
 	sgp->need_freq_update = false;
