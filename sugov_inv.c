@@ -106,7 +106,9 @@ struct sugov_inv_tunables {
  *	@update_lock only orders @next_freq and @work_in_progress against
  *	sugov_inv_work() on the slow path.
  * @shared: more than one CPU in policy->cpus (fixed between start and stop)
- * @last_eval_time: hook time (rq clock, ns) of the last evaluation
+ * @last_eval_time: hook time (rq clock, ns) of the last evaluation that
+ *	changed the frequency (or followed a limits change): the rate limit
+ *	counts from it, as schedutil's last_freq_update_time
  * @freq_update_delay_ns: rate_limit_us in ns
  * @next_freq: the frequency last requested from the driver, kHz; on the
  *	slow path set back to policy->cur by sugov_inv_work() when the driver
@@ -193,6 +195,10 @@ struct sugov_inv_stats {
  * @deliv_khz: delivered frequency of the last window
  * @samples_since_eval: windows measured since this CPU last evaluated
  * @idled_since_eval: one of those windows contained idle time
+ * @ran_through: no window measured between the last two evaluations that
+ *	had one contained idle time (the busy-CPU hold's test; kept for
+ *	evaluations without a new window, which the rate limit allows
+ *	after one that changed nothing)
  * @measured: @est holds a measured window (or was kept across a restart):
  *	until then the CPU does not evaluate, since an estimate of nothing
  *	would ask for the policy minimum (see sugov_inv_start())
@@ -221,6 +227,7 @@ struct sugov_inv_cpu {
 	u32 deliv_khz;
 	unsigned int samples_since_eval;
 	bool idled_since_eval;
+	bool ran_through;
 	bool measured;
 	struct sugov_inv_policy_data *owner;
 	unsigned long kept_seq;
@@ -525,17 +532,18 @@ static void sugov_inv_deferred_update(struct sugov_inv_policy_data *sgp)
 
 /*
  * Send @next to the driver unless it changes nothing.  Returns true when a
- * request was made.  The evaluation time restarts the rate limit either
- * way: util only changes with a new window, so evaluating again sooner
- * would find the same answer.
+ * request was made.  Only a request restarts the rate limit
+ * (sugov_inv_update_next(), schedutil's rule): after an evaluation that
+ * changed nothing the next hook call evaluates again, with a new window
+ * once SUGOV_INV_MIN_WINDOW_NS has passed.
  */
 static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
 			     unsigned int next)
 {
 	struct cpufreq_policy *policy = sgp->policy;
 	bool force = sgp->need_freq_update;
+	unsigned int last = READ_ONCE(sgp->next_freq);
 
-	sgp->last_eval_time = time;
 	sgp->need_freq_update = false;
 
 	/*
@@ -544,7 +552,8 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
 	 * cannot tell whether the driver wants CPUFREQ_NEED_UPDATE_LIMITS,
 	 * and one extra request per limits change is cheap.
 	 */
-	if (next == READ_ONCE(sgp->next_freq) && !force)
+	if (!sugov_inv_update_next(next, &last, force, time,
+				   &sgp->last_eval_time))
 		return false;
 
 	/* No worker: fast switch was enabled at init */
@@ -629,8 +638,9 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	 * catching up.  Not after a limits change, which must apply, and
 	 * not without a measured window (nothing is known then).
 	 */
-	if (!sgp->shared && !sgp->need_freq_update &&
-	    sgc->samples_since_eval && !sgc->idled_since_eval &&
+	if (sgc->samples_since_eval)
+		sgc->ran_through = !sgc->idled_since_eval;
+	if (!sgp->shared && !sgp->need_freq_update && sgc->ran_through &&
 	    next < sgp->next_freq) {
 		next = sgp->next_freq;
 		reason = SUGOV_INV_REASON_HOLD;

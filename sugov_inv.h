@@ -680,7 +680,8 @@ static inline bool sugov_inv_stale(u64 now_ns, u64 last_ns)
 /**
  * sugov_inv_eval_due() - schedutil's rate limit, with its limits bypass
  * @now_ns: hook time, ns (rq clock)
- * @last_eval_ns: time of the policy's last evaluation, ns
+ * @last_eval_ns: when the policy's frequency last changed, ns
+ *	(sugov_inv_update_next())
  * @delay_ns: rate_limit_us in ns
  * @limits_changed: scaling_min/max_freq changed since the last evaluation
  *
@@ -696,6 +697,35 @@ static inline bool sugov_inv_eval_due(u64 now_ns, u64 last_eval_ns,
 				      s64 delay_ns, bool limits_changed)
 {
 	return limits_changed || (s64)(now_ns - last_eval_ns) >= delay_ns;
+}
+
+/**
+ * sugov_inv_update_next() - schedutil's sugov_update_next_freq() rule
+ * @next_khz: the frequency this evaluation chose
+ * @last_khz: in/out: the frequency last requested from the driver
+ * @force: a limits change is pending: send even when unchanged
+ * @now_ns: hook time, ns (rq clock)
+ * @last_req_ns: in/out: when the frequency last changed; the rate limit
+ *	(sugov_inv_eval_due()) counts from it
+ *
+ * An evaluation that changes nothing neither sends nor restarts the rate
+ * limit, so a load step after it is acted on at the next hook call once
+ * rate_limit_us has passed since the last change, not since the last
+ * evaluation.  One that changes the frequency, or follows a limits
+ * change, updates both outputs.
+ *
+ * Context: any.
+ * Return: true when @next_khz must be sent to the driver.
+ */
+static inline bool sugov_inv_update_next(u32 next_khz, u32 *last_khz,
+					 bool force, u64 now_ns,
+					 u64 *last_req_ns)
+{
+	if (next_khz == *last_khz && !force)
+		return false;
+	*last_khz = next_khz;
+	*last_req_ns = now_ns;
+	return true;
 }
 
 #endif /* _SUGOV_INV_H */
