@@ -476,8 +476,8 @@ static bool sugov_inv_project(struct sugov_inv_cpu *j_sgc,
 
 /*
  * Utilization inputs of a shared policy: the highest util, busy fraction
- * and iowait boost over its CPUs, those whose hook has not run for a while
- * brought up to date first (sugov_inv_project()).  Returns the CPU whose
+ * and iowait boost over its CPUs, those that have not closed a window for
+ * a while brought up to date first (sugov_inv_project()).  Returns the CPU whose
  * util won, for the delivered frequency in the tracepoint.
  */
 static struct sugov_inv_cpu *
@@ -487,6 +487,7 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct sugov_inv_cpu *top = sgc;
 	struct sugov_inv_est est;
+	u64 delay_ns = max_t(s64, READ_ONCE(sgp->freq_update_delay_ns), 0);
 	unsigned int j;
 
 	lockdep_assert_held(&sgp->update_lock);
@@ -499,8 +500,18 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 		boost = sugov_inv_iowait_apply(&j_sgc->iowait,
 					       sugov_inv_since(time, j_sgc->last_update));
 
+		/*
+		 * Stale is keyed on the CPU's last window, which only the CPU
+		 * itself closes, not on its last hook call: remote wake-ups
+		 * call the hook of an idle CPU from another CPU without
+		 * sampling, and would otherwise keep an estimate from before
+		 * it idled current forever.  A CPU that runs closes a window
+		 * at least once per rate-limit period plus a tick.  One that
+		 * never sampled has nothing to project and counts as 0.
+		 */
 		est = j_sgc->est;
-		if (j_sgc != sgc && sugov_inv_stale(time, j_sgc->last_update) &&
+		if (j_sgc != sgc &&
+		    sugov_inv_stale(time, j_sgc->sample_time + delay_ns) &&
 		    !sugov_inv_project(j_sgc, &est))
 			continue;
 

@@ -62,13 +62,16 @@
 #define SUGOV_INV_IOWAIT_RESET_NS	((u64)TICK_NSEC)
 
 /*
- * A CPU of a shared policy whose hook has not run for this long has its
- * stored util brought up to date by the CPU that evaluates (from its idle
- * clock) before it counts.  A CPU that runs anything gets a hook call at
- * least every tick (task_tick_fair() -> update_load_avg() ->
- * cpufreq_update_util()), so after three ticks it is idle without a tick
- * (NOHZ), running without one (nohz_full), or a vCPU its host has not
- * scheduled.
+ * A CPU of a shared policy that has not closed a window of its own for
+ * this long past its sampling period (the rate limit) has its stored util
+ * brought up to date by the CPU that evaluates (from its idle clock)
+ * before it counts.  A CPU that runs anything gets a hook call at least
+ * every tick (task_tick_fair() -> update_load_avg() ->
+ * cpufreq_update_util()), and closes a window at the first one after its
+ * period, so three ticks later it is idle without a tick (NOHZ), running
+ * without one (nohz_full), or a vCPU its host has not scheduled.  Hook
+ * calls made for it from other CPUs (remote wake-ups) do not count: they
+ * cannot sample it.
  */
 #define SUGOV_INV_STALE_NS		(3 * (u64)TICK_NSEC)
 
@@ -668,9 +671,10 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 /**
  * sugov_inv_stale() - is a CPU's stored util too old to count as it is?
  * @now_ns: current time (the hook's clock)
- * @last_ns: time of that CPU's last hook call
+ * @last_ns: when that CPU's estimate was last due to be current: the end
+ *	of its last window plus its sampling period
  *
- * Return: true when more than SUGOV_INV_STALE_NS passed.
+ * Return: true when more than SUGOV_INV_STALE_NS passed since @last_ns.
  */
 static inline bool sugov_inv_stale(u64 now_ns, u64 last_ns)
 {
