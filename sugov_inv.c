@@ -61,6 +61,15 @@
  */
 #define SUGOV_INV_MIN_WINDOW_NS		NSEC_PER_MSEC
 
+/*
+ * A restart of the governor this soon after its stop keeps the estimates
+ * of the CPUs that stayed in the policy (sugov_inv_start()).  The core's
+ * hotplug restarts follow their stop within milliseconds; 1 s leaves
+ * room for a slow debug kernel and is short enough that what is kept
+ * still describes the load.
+ */
+#define SUGOV_INV_KEEP_NS		NSEC_PER_SEC
+
 /**
  * struct sugov_inv_tunables - one sysfs directory of tunables
  * @attr_set: the kobject and the list of policies using this set; its
@@ -97,9 +106,15 @@ struct sugov_inv_tunables {
  *	@update_lock only orders @next_freq and @work_in_progress against
  *	sugov_inv_work() on the slow path.
  * @shared: more than one CPU in policy->cpus (fixed between start and stop)
- * @last_eval_time: hook time (rq clock, ns) of the last evaluation
+ * @last_eval_time: hook time (rq clock, ns) of the last evaluation that
+ *	changed the frequency (or followed a limits change): the rate limit
+ *	counts from it, as schedutil's last_freq_update_time
  * @freq_update_delay_ns: rate_limit_us in ns
- * @next_freq: the frequency last requested from the driver, kHz
+ * @next_freq: the frequency last requested from the driver, kHz; on the
+ *	slow path set back to policy->cur by sugov_inv_work() when the driver
+ *	ended up elsewhere
+ * @cached_raw_khz: raw target that @next_freq was resolved from (0: none);
+ *	an unchanged raw target reuses @next_freq instead of resolving again
  * @limits_changed: set by sugov_inv_limits(), consumed by the next hook
  * @need_freq_update: the next evaluation must send its result even when it
  *	equals @next_freq, and must not hold
@@ -109,6 +124,11 @@ struct sugov_inv_tunables {
  *	sugov_inv_limits() (mutex: the driver may sleep)
  * @worker: slow path: the SCHED_FIFO kthread worker
  * @work_in_progress: slow path: @work is queued and has not read @next_freq
+ * @stop_seq: number of sugov_inv_stop() calls on this policy data; a CPU
+ *	whose struct sugov_inv_cpu::kept_seq equals it was in the policy at
+ *	the last stop (process context only: start and stop are serialized by
+ *	the policy's rwsem)
+ * @stop_ns: CLOCK_BOOTTIME of the last sugov_inv_stop(), ns
  */
 struct sugov_inv_policy_data {
 	struct cpufreq_policy *policy;
@@ -120,6 +140,7 @@ struct sugov_inv_policy_data {
 	u64 last_eval_time;
 	s64 freq_update_delay_ns;
 	unsigned int next_freq;
+	unsigned int cached_raw_khz;
 	bool limits_changed;
 	bool need_freq_update;
 
@@ -128,6 +149,9 @@ struct sugov_inv_policy_data {
 	struct mutex work_lock;		/* see @work_lock above */
 	struct kthread_worker *worker;
 	bool work_in_progress;
+
+	unsigned long stop_seq;
+	u64 stop_ns;
 };
 
 /**
@@ -171,6 +195,15 @@ struct sugov_inv_stats {
  * @deliv_khz: delivered frequency of the last window
  * @samples_since_eval: windows measured since this CPU last evaluated
  * @idled_since_eval: one of those windows contained idle time
+ * @ran_through: no window measured between the last two evaluations that
+ *	had one contained idle time (the busy-CPU hold's test; kept for
+ *	evaluations without a new window, which the rate limit allows
+ *	after one that changed nothing)
+ * @measured: @est holds a measured window (or was kept across a restart):
+ *	until then the CPU does not evaluate, since an estimate of nothing
+ *	would ask for the policy minimum (see sugov_inv_start())
+ * @owner: the policy data that last stopped on this CPU (only compared)
+ * @kept_seq: @owner's stop_seq at that stop
  * @stats: debugfs counters
  *
  * Serialized by the CPU's rq lock (every hook call for this CPU holds it),
@@ -194,6 +227,10 @@ struct sugov_inv_cpu {
 	u32 deliv_khz;
 	unsigned int samples_since_eval;
 	bool idled_since_eval;
+	bool ran_through;
+	bool measured;
+	struct sugov_inv_policy_data *owner;
+	unsigned long kept_seq;
 	struct sugov_inv_stats stats;
 };
 
@@ -345,6 +382,17 @@ static void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
 	halflife_ns = (u64)READ_ONCE(sgp->tunables->halflife_ms) *
 		      NSEC_PER_MSEC;
 
+	/*
+	 * The first window after a fresh start sets the estimate to what it
+	 * measured (a zero half-life keeps no memory): blending it into an
+	 * estimate of 0 would ask for the policy minimum, and a CPU that was
+	 * busy at the top would drop and take a few half-lives to climb back.
+	 * schedutil keeps PELT util across a start; this is the nearest a
+	 * governor measuring its own util gets.
+	 */
+	if (!sgc->measured)
+		halflife_ns = 0;
+
 	/* A clock read out of order (idle ahead of wall) gives busy 0 */
 	sugov_inv_est_update(&sgc->est,
 			     wall_us > sgc->sample_wall_us ?
@@ -352,6 +400,7 @@ static void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
 			     idle_us > sgc->sample_idle_us ?
 			     idle_us - sgc->sample_idle_us : 0,
 			     khz, caps.reference_khz, halflife_ns);
+	sgc->measured = true;
 
 	sgc->samples_since_eval++;
 	if (idle_us != sgc->sample_idle_us)
@@ -376,7 +425,8 @@ static void sugov_inv_maybe_sample(struct sugov_inv_cpu *sgc, u64 time,
 	s64 since = time - sgc->sample_time;
 	s64 window = SUGOV_INV_MIN_WINDOW_NS;
 
-	if (!evaluating)
+	/* The first window is short: the CPU evaluates only after it */
+	if (!evaluating && sgc->measured)
 		window = max_t(s64, window,
 			       READ_ONCE(sgc->sgp->freq_update_delay_ns));
 	if (!sgc->sampled || since >= window)
@@ -426,8 +476,8 @@ static bool sugov_inv_project(struct sugov_inv_cpu *j_sgc,
 
 /*
  * Utilization inputs of a shared policy: the highest util, busy fraction
- * and iowait boost over its CPUs, those whose hook has not run for a while
- * brought up to date first (sugov_inv_project()).  Returns the CPU whose
+ * and iowait boost over its CPUs, those that have not closed a window for
+ * a while brought up to date first (sugov_inv_project()).  Returns the CPU whose
  * util won, for the delivered frequency in the tracepoint.
  */
 static struct sugov_inv_cpu *
@@ -437,6 +487,7 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct sugov_inv_cpu *top = sgc;
 	struct sugov_inv_est est;
+	u64 delay_ns = max_t(s64, READ_ONCE(sgp->freq_update_delay_ns), 0);
 	unsigned int j;
 
 	lockdep_assert_held(&sgp->update_lock);
@@ -449,8 +500,18 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 		boost = sugov_inv_iowait_apply(&j_sgc->iowait,
 					       sugov_inv_since(time, j_sgc->last_update));
 
+		/*
+		 * Stale is keyed on the CPU's last window, which only the CPU
+		 * itself closes, not on its last hook call: remote wake-ups
+		 * call the hook of an idle CPU from another CPU without
+		 * sampling, and would otherwise keep an estimate from before
+		 * it idled current forever.  A CPU that runs closes a window
+		 * at least once per rate-limit period plus a tick.  One that
+		 * never sampled has nothing to project and counts as 0.
+		 */
 		est = j_sgc->est;
-		if (j_sgc != sgc && sugov_inv_stale(time, j_sgc->last_update) &&
+		if (j_sgc != sgc &&
+		    sugov_inv_stale(time, j_sgc->sample_time + delay_ns) &&
 		    !sugov_inv_project(j_sgc, &est))
 			continue;
 
@@ -482,17 +543,18 @@ static void sugov_inv_deferred_update(struct sugov_inv_policy_data *sgp)
 
 /*
  * Send @next to the driver unless it changes nothing.  Returns true when a
- * request was made.  The evaluation time restarts the rate limit either
- * way: util only changes with a new window, so evaluating again sooner
- * would find the same answer.
+ * request was made.  Only a request restarts the rate limit
+ * (sugov_inv_update_next(), schedutil's rule): after an evaluation that
+ * changed nothing the next hook call evaluates again, with a new window
+ * once SUGOV_INV_MIN_WINDOW_NS has passed.
  */
 static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
 			     unsigned int next)
 {
 	struct cpufreq_policy *policy = sgp->policy;
 	bool force = sgp->need_freq_update;
+	unsigned int last = READ_ONCE(sgp->next_freq);
 
-	sgp->last_eval_time = time;
 	sgp->need_freq_update = false;
 
 	/*
@@ -501,7 +563,8 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
 	 * cannot tell whether the driver wants CPUFREQ_NEED_UPDATE_LIMITS,
 	 * and one extra request per limits change is cheap.
 	 */
-	if (next == sgp->next_freq && !force)
+	if (!sugov_inv_update_next(next, &last, force, time,
+				   &sgp->last_eval_time))
 		return false;
 
 	/* No worker: fast switch was enabled at init */
@@ -515,11 +578,11 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
 	if (sgp->shared) {
 		/* The hook holds update_lock for the whole evaluation */
 		lockdep_assert_held(&sgp->update_lock);
-		sgp->next_freq = next;
+		WRITE_ONCE(sgp->next_freq, next);
 		sugov_inv_deferred_update(sgp);
 	} else {
 		raw_spin_lock(&sgp->update_lock);
-		sgp->next_freq = next;
+		WRITE_ONCE(sgp->next_freq, next);
 		sugov_inv_deferred_update(sgp);
 		raw_spin_unlock(&sgp->update_lock);
 	}
@@ -537,7 +600,7 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	struct sugov_inv_out out;
 	struct freq_inv_caps caps;
 	enum sugov_inv_reason reason;
-	unsigned int next;
+	unsigned int next, cached_raw;
 	bool request;
 
 	if (sgp->shared) {
@@ -563,8 +626,21 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	sugov_inv_decide(&in, &out);
 	reason = out.reason;
 
-	/* Lowest table entry at or above the target, within min..max */
-	next = cpufreq_driver_resolve_freq(policy, out.raw_khz);
+	/*
+	 * Lowest table entry at or above the target, within min..max.  As
+	 * schedutil's get_next_freq(), resolve only when the raw target
+	 * changed: on 6.1 each cpufreq_driver_resolve_freq() overwrites
+	 * policy->cached_resolved_idx, which the slow path's
+	 * __cpufreq_driver_target() may be about to use, so resolving less
+	 * often makes that window rarer (sugov_inv_work() repairs its effect).
+	 */
+	cached_raw = READ_ONCE(sgp->cached_raw_khz);
+	if (out.raw_khz == cached_raw && !sgp->need_freq_update) {
+		next = READ_ONCE(sgp->next_freq);
+	} else {
+		next = cpufreq_driver_resolve_freq(policy, out.raw_khz);
+		WRITE_ONCE(sgp->cached_raw_khz, out.raw_khz);
+	}
 
 	/*
 	 * Busy-CPU hold (schedutil's, single-CPU policies): a CPU that has
@@ -573,11 +649,14 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	 * catching up.  Not after a limits change, which must apply, and
 	 * not without a measured window (nothing is known then).
 	 */
-	if (!sgp->shared && !sgp->need_freq_update &&
-	    sgc->samples_since_eval && !sgc->idled_since_eval &&
+	if (sgc->samples_since_eval)
+		sgc->ran_through = !sgc->idled_since_eval;
+	if (!sgp->shared && !sgp->need_freq_update && sgc->ran_through &&
 	    next < sgp->next_freq) {
 		next = sgp->next_freq;
 		reason = SUGOV_INV_REASON_HOLD;
+		/* The held frequency did not come from this raw target */
+		WRITE_ONCE(sgp->cached_raw_khz, cached_raw);
 	}
 	sgc->samples_since_eval = 0;
 	sgc->idled_since_eval = false;
@@ -608,7 +687,7 @@ static void sugov_inv_update(struct sugov_inv_cpu *sgc, u64 time,
 			     unsigned int flags)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
-	bool due;
+	bool due, local;
 
 	sugov_inv_iowait_note(&sgc->iowait,
 			      sugov_inv_since(time, sgc->last_update),
@@ -622,10 +701,25 @@ static void sugov_inv_update(struct sugov_inv_cpu *sgc, u64 time,
 	if (!sugov_inv_this_cpu_can_update(sgp->policy))
 		return;
 
-	due = sugov_inv_should_update(sgp, time);
+	/*
+	 * Nothing measured yet (a fresh start): take the first window as
+	 * soon as it is SUGOV_INV_MIN_WINDOW_NS long, and until then neither
+	 * evaluate nor consume a pending limits change (the first
+	 * evaluation applies it).  Idle time and APERF/MPERF can only be
+	 * read on the CPU itself.
+	 */
+	local = sgc->cpu == smp_processor_id();
+	if (unlikely(!sgc->measured)) {
+		if (local)
+			sugov_inv_maybe_sample(sgc, time, true);
+		if (!sgc->measured) {
+			sugov_inv_stat_inc(&sgc->stats.ratelimited);
+			return;
+		}
+	}
 
-	/* Idle time and APERF/MPERF can only be read on the CPU itself */
-	if (sgc->cpu == smp_processor_id())
+	due = sugov_inv_should_update(sgp, time);
+	if (local)
 		sugov_inv_maybe_sample(sgc, time, due);
 
 	if (!due) {
@@ -663,7 +757,7 @@ static void sugov_inv_work(struct kthread_work *work)
 	struct sugov_inv_policy_data *sgp =
 		container_of(work, struct sugov_inv_policy_data, work);
 	unsigned long flags;
-	unsigned int freq;
+	unsigned int freq, cur;
 
 	/*
 	 * Read next_freq and clear work_in_progress together: a hook that
@@ -677,7 +771,25 @@ static void sugov_inv_work(struct kthread_work *work)
 
 	mutex_lock(&sgp->work_lock);
 	__cpufreq_driver_target(sgp->policy, freq, CPUFREQ_RELATION_L);
+	cur = READ_ONCE(sgp->policy->cur);
 	mutex_unlock(&sgp->work_lock);
+
+	/*
+	 * The driver may have set another frequency than @freq: it failed,
+	 * or (6.1) a hook's cpufreq_driver_resolve_freq() replaced
+	 * policy->cached_resolved_idx before __cpufreq_driver_target() used
+	 * it.  next_freq would then claim @freq, and every later request for
+	 * @freq would be skipped as unchanged while the CPU runs @cur.  Set
+	 * it to what the CPU runs, and forget the cached raw target so the
+	 * next evaluation resolves and sends again.  Not when a newer
+	 * request is pending: it is sent anyway.
+	 */
+	raw_spin_lock_irqsave(&sgp->update_lock, flags);
+	if (cur != freq && !sgp->work_in_progress && sgp->next_freq == freq) {
+		WRITE_ONCE(sgp->next_freq, cur);
+		WRITE_ONCE(sgp->cached_raw_khz, 0);
+	}
+	raw_spin_unlock_irqrestore(&sgp->update_lock, flags);
 }
 
 /* Slow path: hard IRQ context, hands the work to the kthread */
@@ -1093,22 +1205,40 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 		     unsigned int flags);
 	struct freq_inv_caps caps;
 	unsigned int cpu, nocaps = 0;
+	bool keep;
 
 	sgp->freq_update_delay_ns =
 		(s64)READ_ONCE(sgp->tunables->rate_limit_us) * NSEC_PER_USEC;
 	sgp->last_eval_time = 0;
 	sgp->next_freq = 0;
+	sgp->cached_raw_khz = 0;
 	sgp->work_in_progress = false;
 	sgp->limits_changed = false;
 	sgp->need_freq_update = false;
 	sgp->shared = policy_is_shared(policy);
 	hook = sgp->shared ? sugov_inv_update_shared : sugov_inv_update_single;
 
+	/*
+	 * The core restarts the governor of a shared policy whenever one of
+	 * its CPUs goes offline or comes online.  The CPUs that stayed keep
+	 * their estimate and snapshots: the next window spans the restart
+	 * and measures it like any other, and the policy does not fall back
+	 * to what one new CPU measured.  Anything else (a first start, a CPU
+	 * that went offline, whose idle clock restarted, a restart long
+	 * after the stop) starts from nothing.
+	 */
+	keep = sgp->stop_seq &&
+	       ktime_get_boottime_ns() - sgp->stop_ns < SUGOV_INV_KEEP_NS;
+
 	for_each_cpu(cpu, policy->cpus) {
 		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
 
-		memset(sgc, 0, sizeof(*sgc));
-		sgc->cpu = cpu;
+		if (keep && sgc->owner == sgp && sgc->kept_seq == sgp->stop_seq) {
+			memset(&sgc->stats, 0, sizeof(sgc->stats));
+		} else {
+			memset(sgc, 0, sizeof(*sgc));
+			sgc->cpu = cpu;
+		}
 		WRITE_ONCE(sgc->sgp, sgp);
 
 		if (freq_inv_get_caps(cpu, &caps))
@@ -1138,9 +1268,19 @@ static void sugov_inv_stop(struct cpufreq_policy *policy)
 	/* The hooks run under rcu_read_lock_sched(): wait for the last one */
 	synchronize_rcu();
 
-	/* Keeps the counters for debugfs; only the ownership goes */
-	for_each_cpu(cpu, policy->cpus)
-		WRITE_ONCE(per_cpu(sugov_inv_cpus, cpu).sgp, NULL);
+	/*
+	 * Keeps the counters for debugfs; only the ownership goes.  The
+	 * estimates stay for a restart that follows (sugov_inv_start()).
+	 */
+	sgp->stop_seq++;
+	sgp->stop_ns = ktime_get_boottime_ns();
+	for_each_cpu(cpu, policy->cpus) {
+		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
+
+		WRITE_ONCE(sgc->sgp, NULL);
+		sgc->owner = sgp;
+		sgc->kept_seq = sgp->stop_seq;
+	}
 
 	if (sgp->worker) {
 		irq_work_sync(&sgp->irq_work);

@@ -62,13 +62,16 @@
 #define SUGOV_INV_IOWAIT_RESET_NS	((u64)TICK_NSEC)
 
 /*
- * A CPU of a shared policy whose hook has not run for this long has its
- * stored util brought up to date by the CPU that evaluates (from its idle
- * clock) before it counts.  A CPU that runs anything gets a hook call at
- * least every tick (task_tick_fair() -> update_load_avg() ->
- * cpufreq_update_util()), so after three ticks it is idle without a tick
- * (NOHZ), running without one (nohz_full), or a vCPU its host has not
- * scheduled.
+ * A CPU of a shared policy that has not closed a window of its own for
+ * this long past its sampling period (the rate limit) has its stored util
+ * brought up to date by the CPU that evaluates (from its idle clock)
+ * before it counts.  A CPU that runs anything gets a hook call at least
+ * every tick (task_tick_fair() -> update_load_avg() ->
+ * cpufreq_update_util()), and closes a window at the first one after its
+ * period, so three ticks later it is idle without a tick (NOHZ), running
+ * without one (nohz_full), or a vCPU its host has not scheduled.  Hook
+ * calls made for it from other CPUs (remote wake-ups) do not count: they
+ * cannot sample it.
  */
 #define SUGOV_INV_STALE_NS		(3 * (u64)TICK_NSEC)
 
@@ -668,9 +671,10 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 /**
  * sugov_inv_stale() - is a CPU's stored util too old to count as it is?
  * @now_ns: current time (the hook's clock)
- * @last_ns: time of that CPU's last hook call
+ * @last_ns: when that CPU's estimate was last due to be current: the end
+ *	of its last window plus its sampling period
  *
- * Return: true when more than SUGOV_INV_STALE_NS passed.
+ * Return: true when more than SUGOV_INV_STALE_NS passed since @last_ns.
  */
 static inline bool sugov_inv_stale(u64 now_ns, u64 last_ns)
 {
@@ -680,7 +684,8 @@ static inline bool sugov_inv_stale(u64 now_ns, u64 last_ns)
 /**
  * sugov_inv_eval_due() - schedutil's rate limit, with its limits bypass
  * @now_ns: hook time, ns (rq clock)
- * @last_eval_ns: time of the policy's last evaluation, ns
+ * @last_eval_ns: when the policy's frequency last changed, ns
+ *	(sugov_inv_update_next())
  * @delay_ns: rate_limit_us in ns
  * @limits_changed: scaling_min/max_freq changed since the last evaluation
  *
@@ -696,6 +701,35 @@ static inline bool sugov_inv_eval_due(u64 now_ns, u64 last_eval_ns,
 				      s64 delay_ns, bool limits_changed)
 {
 	return limits_changed || (s64)(now_ns - last_eval_ns) >= delay_ns;
+}
+
+/**
+ * sugov_inv_update_next() - schedutil's sugov_update_next_freq() rule
+ * @next_khz: the frequency this evaluation chose
+ * @last_khz: in/out: the frequency last requested from the driver
+ * @force: a limits change is pending: send even when unchanged
+ * @now_ns: hook time, ns (rq clock)
+ * @last_req_ns: in/out: when the frequency last changed; the rate limit
+ *	(sugov_inv_eval_due()) counts from it
+ *
+ * An evaluation that changes nothing neither sends nor restarts the rate
+ * limit, so a load step after it is acted on at the next hook call once
+ * rate_limit_us has passed since the last change, not since the last
+ * evaluation.  One that changes the frequency, or follows a limits
+ * change, updates both outputs.
+ *
+ * Context: any.
+ * Return: true when @next_khz must be sent to the driver.
+ */
+static inline bool sugov_inv_update_next(u32 next_khz, u32 *last_khz,
+					 bool force, u64 now_ns,
+					 u64 *last_req_ns)
+{
+	if (next_khz == *last_khz && !force)
+		return false;
+	*last_khz = next_khz;
+	*last_req_ns = now_ns;
+	return true;
 }
 
 #endif /* _SUGOV_INV_H */

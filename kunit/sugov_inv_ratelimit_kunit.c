@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suite sugov_inv_ratelimit: when the governor evaluates a policy
- * (sugov_inv_eval_due() of sugov_inv.h), schedutil's rules: at most one
- * evaluation per rate_limit_us, counted from the previous evaluation; a
+ * (sugov_inv_eval_due() and sugov_inv_update_next() of sugov_inv.h),
+ * schedutil's rules: at most one evaluation per rate_limit_us, counted
+ * from the last evaluation that changed the frequency (an evaluation that
+ * changed nothing does not restart the period); a
  * change of scaling_min_freq/scaling_max_freq is applied at the next hook
  * call whatever the rate limit says; a clock that reads earlier than the
  * last evaluation (another CPU's clock in a shared policy) is not a
  * reason to evaluate.
  *
- * Built only once sugov_inv.h provides sugov_inv_eval_due() (kunit/Kbuild
- * checks); until then the rate limit lives inside sugov_inv.c and only the
- * selftests reach it.
- *
- * Mutations this suite is written to catch (not run yet: it builds only
- * once sugov_inv_eval_due() exists):
+ * Mutations this suite catches (each run once by hand):
  *  - >= flipped to > (an evaluation exactly rate_limit_us later is late)
  *  - the limits-change bypass dropped
  *  - elapsed time computed unsigned (a backwards clock evaluates at once)
  *  - delay compared in us against ns (evaluates 1000x too often)
+ *  - sugov_inv_update_next() restarting the period on an unchanged
+ *    frequency (the old rule: a load step waits a full period)
+ *  - the limits-change force dropped from sugov_inv_update_next()
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
@@ -110,8 +110,81 @@ static void eval_due_follows_rule(struct kunit *test)
 						 c->limits_changed), want);
 }
 
+/*
+ * A timeline of hook calls on one policy with a 10 ms rate limit: what
+ * each evaluation chose, and whether the rule says it is due and sent.
+ * A step: evaluations at 0 (change), 10 ms (no change), and a load step
+ * at 11 ms, which is acted on at once because the 10 ms evaluation did
+ * not restart the period; under the old rule it would wait until 20 ms.
+ */
+struct ratelimit_step {
+	u64 now_ms;
+	u32 next_khz;
+	bool limits_changed;
+	bool due;
+	bool sent;
+};
+
+static const struct ratelimit_step ratelimit_timeline[] = {
+	{ .now_ms = 100, .next_khz = 1500000, .due = true, .sent = true },
+	{ .now_ms = 105, .next_khz = 2250000, .due = false },
+	{ .now_ms = 110, .next_khz = 1500000, .due = true, .sent = false },
+	/* the load step: due at once, the period counts from 100 */
+	{ .now_ms = 111, .next_khz = 2250000, .due = true, .sent = true },
+	{ .now_ms = 115, .next_khz = 1500000, .due = false },
+	{ .now_ms = 121, .next_khz = 2250000, .due = true, .sent = false },
+	/* unchanged but a limits change: sent, and restarts the period */
+	{ .now_ms = 122, .next_khz = 2250000, .limits_changed = true,
+	  .due = true, .sent = true },
+	{ .now_ms = 131, .next_khz = 1500000, .due = false },
+	{ .now_ms = 132, .next_khz = 1500000, .due = true, .sent = true },
+};
+
+static void update_next_restarts_on_change_only(struct kunit *test)
+{
+	const s64 delay_ns = 10 * NSEC_PER_MSEC;
+	u64 last_req_ns = 0;
+	u32 last_khz = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ratelimit_timeline); i++) {
+		const struct ratelimit_step *st = &ratelimit_timeline[i];
+		u64 now_ns = st->now_ms * NSEC_PER_MSEC;
+		bool due = sugov_inv_eval_due(now_ns, last_req_ns, delay_ns,
+					      st->limits_changed);
+		bool sent = false;
+
+		KUNIT_EXPECT_EQ_MSG(test, due, st->due, "step %u at %llu ms",
+				    i, st->now_ms);
+		if (due)
+			sent = sugov_inv_update_next(st->next_khz, &last_khz,
+						     st->limits_changed, now_ns,
+						     &last_req_ns);
+		KUNIT_EXPECT_EQ_MSG(test, sent, st->sent, "step %u at %llu ms",
+				    i, st->now_ms);
+		if (sent) {
+			KUNIT_EXPECT_EQ(test, last_khz, st->next_khz);
+			KUNIT_EXPECT_EQ(test, last_req_ns, now_ns);
+		}
+	}
+}
+
+/* Unchanged and not forced: nothing is written */
+static void update_next_unchanged_keeps_state(struct kunit *test)
+{
+	u64 last_req_ns = 7;
+	u32 last_khz = 2000000;
+
+	KUNIT_EXPECT_FALSE(test, sugov_inv_update_next(2000000, &last_khz,
+						       false, 99, &last_req_ns));
+	KUNIT_EXPECT_EQ(test, last_khz, 2000000U);
+	KUNIT_EXPECT_EQ(test, last_req_ns, 7ULL);
+}
+
 static struct kunit_case sugov_inv_ratelimit_test_cases[] = {
 	KUNIT_CASE_PARAM(eval_due_follows_rule, ratelimit_gen_params),
+	KUNIT_CASE(update_next_restarts_on_change_only),
+	KUNIT_CASE(update_next_unchanged_keeps_state),
 	{}
 };
 

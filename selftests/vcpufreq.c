@@ -461,6 +461,9 @@ static unsigned int vcpufreq_set(struct cpufreq_policy *policy,
 /* cpufreq driver                                                      */
 /* ------------------------------------------------------------------ */
 
+/* The fail_khz knob, near the end of the file */
+static bool vcpufreq_target_fails(unsigned int khz);
+
 /**
  * vcpufreq_target_index() - slow path: set a policy's CPUs to a table entry
  * @policy: the policy, its rwsem held for writing by the core
@@ -475,6 +478,9 @@ static unsigned int vcpufreq_set(struct cpufreq_policy *policy,
 static int vcpufreq_target_index(struct cpufreq_policy *policy,
 				 unsigned int index)
 {
+	/* The fail_khz knob (below): leave the P-state as it is */
+	if (vcpufreq_target_fails(vcpufreq_table[index].frequency))
+		return -EAGAIN;
 	vcpufreq_set(policy, index, false);
 	return 0;
 }
@@ -794,6 +800,34 @@ static const struct file_operations vcpufreq_reset_fops = {
 	.llseek	= noop_llseek,
 };
 
+/* ------------------------------------------------------------------ */
+/* fail_khz: make the slow path program another frequency than meant   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * debugfs fail_khz: write a table frequency, and the next ->target_index
+ * call for it leaves the P-state as it is and fails (-EAGAIN); reads
+ * back 0 once that happened.  The core then restores policy->cur, so the
+ * CPU runs another frequency than the governor's kthread asked for: what
+ * Linux 6.1's __cpufreq_driver_target() does when an update_util hook's
+ * cpufreq_driver_resolve_freq() overwrites policy->cached_resolved_idx
+ * between its resolve and its ->target_index call, made deterministic
+ * for the governor's resync test (selftests/40-resync.sh).
+ */
+static u32 vcpufreq_fail_khz;
+
+/* Is this the request fail_khz names?  Consumes the knob when it is. */
+static bool vcpufreq_target_fails(unsigned int khz)
+{
+	return READ_ONCE(vcpufreq_fail_khz) &&
+	       cmpxchg(&vcpufreq_fail_khz, khz, 0) == khz;
+}
+
+static void vcpufreq_fail_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_u32("fail_khz", 0600, dir, &vcpufreq_fail_khz);
+}
+
 /* debugfs failures are not fatal: the driver works without its record. */
 static void vcpufreq_debugfs_init(void)
 {
@@ -804,6 +838,7 @@ static void vcpufreq_debugfs_init(void)
 	debugfs_create_file("cur", 0444, dir, NULL, &vcpufreq_cur_fops);
 	debugfs_create_file("config", 0444, dir, NULL, &vcpufreq_config_fops);
 	debugfs_create_file("reset", 0200, dir, NULL, &vcpufreq_reset_fops);
+	vcpufreq_fail_debugfs_init(dir);
 	vcpufreq_debugfs = dir;
 }
 

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Slow-path resync: when the driver ends up at another frequency than the
+# governor's kthread asked for, the next evaluation sends its request
+# again instead of skipping it as unchanged.
+#
+# On Linux 6.1 __cpufreq_driver_target() resolves into
+# policy->cached_resolved_idx and uses that index a moment later; an
+# update_util hook's cpufreq_driver_resolve_freq() in between overwrites
+# it, and the driver programs another frequency than the kthread meant.
+# That race cannot be timed from a test, so vcpufreq's fail_khz knob
+# makes its effect deterministic: the next ->target_index call for that
+# frequency leaves the P-state where it was (and the core restores
+# policy->cur).  A governor whose next_freq still claims the failed
+# frequency never asks for it again while util stays where it is.
+#
+# vcpufreq's epyc-7742 preset (2250/2000/1500 MHz), slow path only, one
+# shared policy; a busy loop on CPU 1 drives it to the top, and the
+# request for the top fails once.  Runtime about 10 s under TCG.
+. "$(dirname "$0")/ktap.sh"
+. "$(dirname "$0")/sugov-lib.sh"
+
+TOP=2250000
+LOW=1500000
+FAIL=$VCF/fail_khz
+
+ktap_plan 3
+unload_all
+ktap_dmesg_mark
+
+resync() {
+	[ -w $FAIL ] || { echo "SKIP vcpufreq has no fail_khz knob"; return 0; }
+	wait_cur 1 lt $TOP 5000 || { echo "SKIP cpu1 does not leave $TOP while idle"; return 0; }
+	echo $TOP > $FAIL
+	reset_record
+	spin_start 1
+	w=0
+	while [ "$(cat $FAIL)" != 0 ]; do
+		[ $w -ge 3000 ] && break
+		sleep 0.05
+		w=$((w + 50))
+	done
+	if [ "$(cat $FAIL)" != 0 ]; then
+		spin_stop
+		echo 0 > $FAIL
+		echo "SKIP no request for $TOP reached the driver in 3 s under a busy loop: $(awk '$1 != "#" { printf "cpu%s util %s busy %s next %s; ", $1, $(NF - 5), $(NF - 4), $NF }' $SGDBG)"
+		return 0
+	fi
+	t=$(now_ns)
+	wait_cur 1 ge $TOP 1000
+	up=$?
+	spin_stop
+	[ $up = 0 ] && return 0
+	echo "the request for $TOP failed once; cpu1 stays at $(cur_khz 1) kHz for 1 s under a busy loop"
+	echo "requests since: $(requests_after "$t" $(rec_cpus $CPUFREQ/policy0) | tr '\n' ' ')"
+	cat $SGDBG
+	return 1
+}
+
+insmod $FI_KO && insmod $SG_KO && insmod $VC_KO preset=epyc-7742 shared=1 fast_switch=0 &&
+	set_all scaling_governor sugov_inv
+ktap_result "modules load, sugov_inv on the shared slow-path policy" $?
+
+# Catches: sugov_inv_work() not setting next_freq back to policy->cur
+# after the driver ended elsewhere (or the cached raw target kept, so the
+# next evaluation reuses the stale next_freq without resolving)
+out=$(resync)
+rc=$?
+case $out in
+SKIP*) ktap_skip "after a failed slow-path request the next evaluation asks again" "${out#SKIP }" ;;
+*) [ -n "$out" ] && echo "$out" | head -n 12 | sed 's/^/# /'
+   ktap_result "after a failed slow-path request the next evaluation asks again" $rc ;;
+esac
+
+unload_all
+ktap_dmesg_clean "no WARN, BUG, lockdep or other splat in dmesg"
+ktap_finish
