@@ -18,14 +18,19 @@ PRODUCT_CONFIG := CONFIG_FREQ_INVARIANCE=m CONFIG_SUGOV_INV=m
 TEST_CONFIG := CONFIG_SUGOV_INV_VCPUFREQ=m CONFIG_SUGOV_INV_KUNIT_TEST=m
 
 .PHONY: all modules fi-probe clean modules_install deps check demo kunit \
-	bench selftests lint kdir-check help
+	bench selftests lint kdir-check compat-check uninstall help
 
 all: modules fi-probe
 
 kdir-check:
 	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) does not exist: install your kernel's headers, or build for another kernel with make KDIR=DIR, e.g. one of: $$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | tr '\n' ' ')(the -amd64 tree, not -common; make deps installs Debian's)"; exit 1; }
 
-modules: kdir-check
+# A raw use of an API that changed after 6.1 would break newer kernels,
+# which cannot be compiled here: refuse it before building.
+compat-check:
+	@tools/compat-check.sh
+
+modules: kdir-check compat-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) $(TEST_CONFIG) modules
 
 fi-probe:
@@ -36,7 +41,7 @@ fi-probe:
 # Distribution header trees carry no System.map, so kbuild skips depmod:
 # run it here, or modprobe would not find the modules.  The release is
 # where kbuild put them (Debian's headers report another kernel.release).
-modules_install: kdir-check
+modules_install: kdir-check compat-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules_install
 	@ko=$$(ls -td $(INSTALL_MOD_PATH)/lib/modules/*/extra/sugov_inv.ko | head -n 1); \

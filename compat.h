@@ -34,10 +34,10 @@
  */
 #define FREQ_INV_NS "FREQ_INVARIANCE"
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define FREQ_INV_EXPORT_SYMBOL(sym) EXPORT_SYMBOL_NS_GPL(sym, FREQ_INV_NS)
+#define EXPORT_SYMBOL_FREQ_INV(sym) EXPORT_SYMBOL_NS_GPL(sym, FREQ_INV_NS)
 #define FREQ_INV_IMPORT_NS() MODULE_IMPORT_NS(FREQ_INV_NS)
 #else
-#define FREQ_INV_EXPORT_SYMBOL(sym) EXPORT_SYMBOL_NS_GPL(sym, FREQ_INVARIANCE)
+#define EXPORT_SYMBOL_FREQ_INV(sym) EXPORT_SYMBOL_NS_GPL(sym, FREQ_INVARIANCE)
 #define FREQ_INV_IMPORT_NS() MODULE_IMPORT_NS(FREQ_INVARIANCE)
 #endif
 
@@ -82,7 +82,7 @@
 
 #else /* !__KERNEL__: fi-probe builds the decoders in user space */
 
-#define FREQ_INV_EXPORT_SYMBOL(sym) extern int fi_probe_no_export
+#define EXPORT_SYMBOL_FREQ_INV(sym) extern int fi_probe_no_export
 
 #endif /* __KERNEL__ */
 

@@ -861,7 +861,7 @@ int freq_inv_get_caps(unsigned int cpu, struct freq_inv_caps *caps)
 	freq_inv_derive(&st, policy && freq_inv_boost_off(policy, &st), caps);
 	return 0;
 }
-FREQ_INV_EXPORT_SYMBOL(freq_inv_get_caps);
+EXPORT_SYMBOL_FREQ_INV(freq_inv_get_caps);
 
 /* Process-context read for the reports: pins the policy itself */
 static int freq_inv_report_caps(unsigned int cpu, struct freq_inv_caps *caps)
@@ -900,7 +900,7 @@ const char *freq_inv_source_name(enum freq_inv_source source)
 		return "unknown";
 	return names[source];
 }
-FREQ_INV_EXPORT_SYMBOL(freq_inv_source_name);
+EXPORT_SYMBOL_FREQ_INV(freq_inv_source_name);
 
 /* ---------------------------------------------------------------------- */
 /* Delivered-frequency sampling                                           */
@@ -930,7 +930,7 @@ int freq_inv_sample_prepare(struct freq_inv_sample *sample)
 	}
 	return 0;
 }
-FREQ_INV_EXPORT_SYMBOL(freq_inv_sample_prepare);
+EXPORT_SYMBOL_FREQ_INV(freq_inv_sample_prepare);
 
 /* cpufreq's idea of @cpu's frequency: the last one its driver set */
 static int freq_inv_cpufreq_khz(unsigned int cpu, u32 *khz,
@@ -1013,7 +1013,7 @@ int freq_inv_delivered_khz(struct freq_inv_sample *sample, u32 *khz,
 	*src = FREQ_INV_DELIV_APERFMPERF;
 	return 0;
 }
-FREQ_INV_EXPORT_SYMBOL(freq_inv_delivered_khz);
+EXPORT_SYMBOL_FREQ_INV(freq_inv_delivered_khz);
 
 /* ---------------------------------------------------------------------- */
 /* sysfs: /sys/kernel/freq_invariance                                     */

@@ -170,7 +170,7 @@ int intel_ratio_bus_khz(u32 family, u32 model, const u64 *fsb_freq,
 	*bus_khz = table[idx];
 	return 0;
 }
-FREQ_INV_EXPORT_SYMBOL(intel_ratio_bus_khz);
+EXPORT_SYMBOL_FREQ_INV(intel_ratio_bus_khz);
 
 /*
  * 6.1's skx_set_max_freq_ratio(): the ratio of the first group whose core
@@ -400,7 +400,7 @@ int intel_ratio_decode_reason(const struct intel_ratio_raw *raw,
 range:
 	return intel_ratio_fail(reason, ret, "frequency overflows 32-bit kHz");
 }
-FREQ_INV_EXPORT_SYMBOL(intel_ratio_decode_reason);
+EXPORT_SYMBOL_FREQ_INV(intel_ratio_decode_reason);
 
 /**
  * intel_ratio_decode() - decode one CPU's MSR values
@@ -417,7 +417,7 @@ int intel_ratio_decode(const struct intel_ratio_raw *raw,
 {
 	return intel_ratio_decode_reason(raw, res, NULL);
 }
-FREQ_INV_EXPORT_SYMBOL(intel_ratio_decode);
+EXPORT_SYMBOL_FREQ_INV(intel_ratio_decode);
 
 /**
  * intel_ratio_path_name() - name of a Linux 6.1 path, for reports
@@ -444,4 +444,4 @@ const char *intel_ratio_path_name(enum intel_ratio_path path)
 	}
 	return "unknown";
 }
-FREQ_INV_EXPORT_SYMBOL(intel_ratio_path_name);
+EXPORT_SYMBOL_FREQ_INV(intel_ratio_path_name);
