@@ -26,6 +26,9 @@ only=${CHECK_ONLY:-lint fi-probe kunit selftests selftests-debug}
 mkdir -p "$out"
 cd "$top" || exit 1
 
+# First: make deps, which installs what is missing and then runs
+# tools/deps.sh --check, so that a command the scripts need and cannot
+# have is named (with its Debian package) before anything starts.
 "$top/tools/deps.sh" --quiet || { echo "0 passed, 1 failed"; exit 1; }
 
 total_p=0 total_f=0 total_s=0
@@ -72,6 +75,8 @@ fi
 
 if want selftests; then
 	echo "== selftests in QEMU: Debian stock kernel"
+	# A log from an earlier run must not be counted as this one's.
+	rm -f "$build/vm/check-debian.log"
 	# An Intel family 6 model gives the guest constant_tsc, so cpufreq
 	# allows fast switch and both request paths are exercised.
 	"$top/tools/vm/run" --name check-debian --timeout 1500 \
@@ -87,6 +92,7 @@ fi
 if want selftests-debug; then
 	echo "== selftests in QEMU: debug test kernel"
 	log=$build/vm/check-debug.log
+	rm -f "$log"
 	if kdir=$("$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
 		# KASAN and lockdep under TCG run several times slower: 2
 		# vCPUs (the side-by-side checks of 40 skip), and a lowered
