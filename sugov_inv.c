@@ -1272,8 +1272,8 @@ MODULE_PARM_DESC(default_policy,
  */
 struct sugov_inv_uint_param {
 	const char *name;
-	char arg[16];		/* as given; empty when not given */
-	bool truncated;
+	char arg[16];		/* as given */
+	bool given, truncated;
 	unsigned int min, max;
 	unsigned int *val;
 };
@@ -1289,6 +1289,7 @@ static int sugov_inv_uint_param_set(const char *val,
 {
 	struct sugov_inv_uint_param *p = kp->arg;
 
+	p->given = true;
 	p->truncated = strscpy(p->arg, val, sizeof(p->arg)) < 0;
 	return 0;
 }
@@ -1348,7 +1349,7 @@ static int __init sugov_inv_check_params(void)
 
 	for (i = 0; i < ARRAY_SIZE(sugov_inv_uint_params); i++) {
 		p = sugov_inv_uint_params[i];
-		if (!p->arg[0] && !p->truncated)
+		if (!p->given)
 			continue;
 		ret = p->truncated ? -EINVAL :
 			sugov_inv_parse_uint(p->arg, strlen(p->arg), p->min,
