@@ -54,7 +54,7 @@ done
 mkdir -p "$UPD"
 cp "$KO_DIR/freq_invariance.ko" "$KO_DIR/sugov_inv.ko" "$VC_KO" "$UPD/"
 depmod -a
-[ -x /sbin/modprobe ] || echo "$(command -v modprobe)" > /proc/sys/kernel/modprobe
+[ -x /sbin/modprobe ] || echo /bin/modprobe > /proc/sys/kernel/modprobe
 
 # 3: modules.dep and modules.alias
 if grep -q "^alias cpufreq_sugov_inv sugov_inv$" /lib/modules/$REL/modules.alias &&
