@@ -4,6 +4,7 @@
 #
 #   make                  build the modules and fi-probe against KDIR
 #   make modules_install  install the product modules (not the test ones)
+#   make uninstall        remove them again (and re-run depmod)
 #   make deps             set up a fresh Debian 12 machine (packages, guest kernel)
 #   make check            every test: fi-probe, KUnit, selftests in QEMU
 #   make demo             the freq_max policies side by side in QEMU
@@ -48,6 +49,20 @@ modules_install: kdir-check compat-check
 	rel=$$(basename $$(dirname $$(dirname $$ko))); \
 	echo "  DEPMOD  $$rel"; depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $$rel
 
+# Remove what modules_install put there (extra/ of every kernel release
+# under INSTALL_MOD_PATH: the names are ours) and run depmod again, so
+# that modprobe no longer finds them.  A DKMS install goes with its
+# package (apt purge sugov-inv-dkms) or "dkms remove sugov-inv/VERSION --all".
+uninstall:
+	@for d in $(INSTALL_MOD_PATH)/lib/modules/*/extra; do \
+		[ -e $$d/sugov_inv.ko ] || [ -e $$d/freq_invariance.ko ] || continue; \
+		r=$$(basename $$(dirname $$d)); \
+		echo "  RM      $$d/freq_invariance.ko $$d/sugov_inv.ko"; \
+		rm -f $$d/freq_invariance.ko $$d/sugov_inv.ko; \
+		rmdir --ignore-fail-on-non-empty $$d; \
+		echo "  DEPMOD  $$r"; depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $$r; \
+	done
+
 # Not kbuild's "M=. clean": it deletes every *.o and *.ko below this
 # directory, which includes the guest kernel's modules and the KUnit
 # kernel tree cached in build/.
@@ -77,4 +92,4 @@ lint:
 	tools/lint.sh
 
 help:
-	@sed -n '3,10p' Makefile
+	@sed -n '3,11p' Makefile

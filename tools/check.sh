@@ -3,8 +3,13 @@
 #
 # make check: every test of the project, each printing KTAP, then one
 # closing line "N passed, N failed, N skipped" over all of them.
-#   1. lint: W=1 + sparse build and checkpatch --strict of our files
+#   0. deps: tools/deps.sh --check, and that it names the package of a
+#      hidden command (tools/deps-test.sh)
+#   1. lint: W=1 + sparse build and checkpatch --strict of our files,
+#      and the compat check
 #   2. fi-probe against published register values (host)
+#   2b. install: build the Debian package, install it (DKMS), load its
+#      modules in a guest, purge it; make uninstall (tools/install-test.sh)
 #   3. KUnit suites on the project's debug test kernel (QEMU)
 #   4. selftests/ in QEMU on Debian's stock 6.1 kernel
 #   5. the selftests of our modules (20-freq-invariance to 80-stress:
@@ -15,14 +20,15 @@
 #      driver under the stock governors, runs on the stock kernel only
 #      (about 5 minutes more here, outside the 30-minute budget).
 # Each part's output is kept in build/check/.  Set CHECK_ONLY to a
-# space-separated subset (lint fi-probe kunit selftests selftests-debug)
+# space-separated subset (deps lint fi-probe install kunit selftests
+# selftests-debug)
 # to run fewer.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 out=$build/check
-only=${CHECK_ONLY:-lint fi-probe kunit selftests selftests-debug}
+only=${CHECK_ONLY:-deps lint fi-probe install kunit selftests selftests-debug}
 mkdir -p "$out"
 cd "$top" || exit 1
 
@@ -49,6 +55,12 @@ failed_part() {
 
 want() { [[ " $only " == *" $1 "* ]]; }
 
+if want deps; then
+	echo "== deps: tools/deps.sh --check, and with a command hidden"
+	"$top/tools/deps-test.sh" 2>&1 | tee "$out/deps.ktap"
+	tally deps "$out/deps.ktap"
+fi
+
 if want lint; then
 	echo "== lint: W=1 C=2 build and checkpatch --strict"
 	"$top/tools/lint.sh" 2>&1 | tee "$out/lint.ktap"
@@ -62,6 +74,13 @@ if want fi-probe; then
 		[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/fi-probe.ktap" || failed_part "fi-probe test.sh exited non-zero" "$out/fi-probe.ktap"
 		tally fi-probe "$out/fi-probe.ktap"
 	fi
+fi
+
+if want install; then
+	echo "== install: the Debian package (DKMS) on this machine, make uninstall"
+	"$top/tools/install-test.sh" 2>&1 | tee "$out/install.ktap"
+	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/install.ktap" || failed_part "install-test.sh exited non-zero" "$out/install.ktap"
+	tally install "$out/install.ktap"
 fi
 
 if want kunit; then

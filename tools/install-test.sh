@@ -137,7 +137,9 @@ if [ $ok = 0 ]; then
 		sh selftests/run.sh '65-*' > "$work/vm.out" 2>&1
 	rc=$?
 	if [ -s "$log" ]; then
-		tr -d '\r' < "$log" | sed -n '/^KTAP version/,$p' | grep -v '^SUGOV_VM_EXIT' | sed 's/^/    /'
+		# The guest's KTAP, nested; not the kernel's console lines
+		tr -d '\r' < "$log" | sed -n '/^KTAP version/,$p' |
+			grep -v -e '^SUGOV_VM_EXIT' -e '^\[ *[0-9]*\.[0-9]*\]' | sed 's/^/    /'
 	else
 		tail -n 5 "$work/vm.out" | sed 's/^/# /'
 		echo "# the guest did not start"
@@ -161,7 +163,6 @@ fi
 
 # 7. as found
 before=$(cat "$snap")
-work_keep=$work
 trap - EXIT
 cleanup
 extra=$(state | comm -13 <(echo "$before") -)
@@ -174,14 +175,13 @@ else
 	echo "not ok 7 /lib/modules/$krel and /var/lib/dkms are as found"
 fi
 
-# 8. make modules_install / make uninstall, staged
+# 8. make modules_install / make uninstall, in a staging root and a
+# copy of the tree (kbuild writes its objects next to the sources)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp -r "$work_keep.src" "$work/src" 2>/dev/null ||
-	(cd "$top" && git ls-files -z 2>/dev/null | xargs -0 -r cp --parents -t "$work/src" 2>/dev/null) ||
-	{ mkdir -p "$work/src"; (cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work/src"); }
 mkdir -p "$work/src" "$work/root"
-[ -f "$work/src/Makefile" ] || (cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$work/src")
+(cd "$top" && git ls-files -z 2>/dev/null | xargs -0 -r cp --parents -t "$work/src")
+[ -f "$work/src/Makefile" ] || cp -r "$top"/*.c "$top"/*.h "$top"/Kbuild "$top"/Makefile "$top"/VERSION "$top"/tools "$work/src"/
 kdir=/usr/src/linux-headers-$krel
 make -s -C "$work/src" KDIR="$kdir" INSTALL_MOD_PATH="$work/root" modules_install > "$work/mi.log" 2>&1
 rc1=$?
@@ -190,7 +190,8 @@ make -s -C "$work/src" KDIR="$kdir" INSTALL_MOD_PATH="$work/root" uninstall > "$
 rc2=$?
 n2=$(find "$work/root" -name '*.ko' | wc -l)
 dep=$(cat "$work/root/lib/modules/$krel/modules.dep" 2>/dev/null)
-if [ "$rc1" = 0 ] && [ "$n1" = 2 ] && [ "$rc2" = 0 ] && [ "$n2" = 0 ] && ! grep -q sugov_inv <<< "$dep"; then
+if [ "$rc1" = 0 ] && [ "$n1" = 2 ] && [ "$rc2" = 0 ] && [ "$n2" = 0 ] && [ -f "$work/root/lib/modules/$krel/modules.dep" ] &&
+	! grep -q sugov_inv <<< "$dep"; then
 	echo "ok 8 make modules_install puts 2 modules in a staging root, make uninstall removes them and re-runs depmod"
 else
 	tail -n 5 "$work/mi.log" "$work/un.log" | sed 's/^/# /'
