@@ -35,6 +35,9 @@ done
 copy_prog() {
 	local prog lib
 	prog=$(command -v "$1") || { echo "mkinitramfs: $1 not found (run make deps)" >&2; exit 1; }
+	# A PATH of symlinks (tools/deps-test.sh) must not put the program
+	# where the guest cannot see it (/tmp is a tmpfs there).
+	case $prog in /usr/*|/bin/*|/sbin/*) ;; *) prog=$(readlink -f "$prog") ;; esac
 	cp --parents -L "$prog" "$root"
 	for lib in $(ldd "$prog" 2>/dev/null | grep -o '/[^ ]*'); do
 		[ -e "$root$lib" ] || cp --parents -L "$lib" "$root"
