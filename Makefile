@@ -4,6 +4,7 @@
 #
 #   make                  build the modules and fi-probe against KDIR
 #   make modules_install  install the product modules (not the test ones)
+#   make uninstall        remove them again (and re-run depmod)
 #   make deps             set up a fresh Debian 12 machine (packages, guest kernel)
 #   make check            every test: fi-probe, KUnit, selftests in QEMU
 #   make demo             the freq_max policies side by side in QEMU
@@ -18,14 +19,19 @@ PRODUCT_CONFIG := CONFIG_FREQ_INVARIANCE=m CONFIG_SUGOV_INV=m
 TEST_CONFIG := CONFIG_SUGOV_INV_VCPUFREQ=m CONFIG_SUGOV_INV_KUNIT_TEST=m
 
 .PHONY: all modules fi-probe clean modules_install deps check demo kunit \
-	bench selftests lint kdir-check help
+	bench selftests lint kdir-check compat-check uninstall help
 
 all: modules fi-probe
 
 kdir-check:
 	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) does not exist: install your kernel's headers, or build for another kernel with make KDIR=DIR, e.g. one of: $$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | tr '\n' ' ')(the -amd64 tree, not -common; make deps installs Debian's)"; exit 1; }
 
-modules: kdir-check
+# A raw use of an API that changed after 6.1 would break newer kernels,
+# which cannot be compiled here: refuse it before building.
+compat-check:
+	@tools/compat-check.sh
+
+modules: kdir-check compat-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) $(TEST_CONFIG) modules
 
 fi-probe:
@@ -36,12 +42,26 @@ fi-probe:
 # Distribution header trees carry no System.map, so kbuild skips depmod:
 # run it here, or modprobe would not find the modules.  The release is
 # where kbuild put them (Debian's headers report another kernel.release).
-modules_install: kdir-check
+modules_install: kdir-check compat-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules_install
 	@ko=$$(ls -td $(INSTALL_MOD_PATH)/lib/modules/*/extra/sugov_inv.ko | head -n 1); \
 	rel=$$(basename $$(dirname $$(dirname $$ko))); \
 	echo "  DEPMOD  $$rel"; depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $$rel
+
+# Remove what modules_install put there (extra/ of every kernel release
+# under INSTALL_MOD_PATH: the names are ours) and run depmod again, so
+# that modprobe no longer finds them.  A DKMS install goes with its
+# package (apt purge sugov-inv-dkms) or "dkms remove sugov-inv/VERSION --all".
+uninstall:
+	@for d in $(INSTALL_MOD_PATH)/lib/modules/*/extra; do \
+		[ -e $$d/sugov_inv.ko ] || [ -e $$d/freq_invariance.ko ] || continue; \
+		r=$$(basename $$(dirname $$d)); \
+		echo "  RM      $$d/freq_invariance.ko $$d/sugov_inv.ko"; \
+		rm -f $$d/freq_invariance.ko $$d/sugov_inv.ko; \
+		rmdir --ignore-fail-on-non-empty $$d; \
+		echo "  DEPMOD  $$r"; depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $$r; \
+	done
 
 # Not kbuild's "M=. clean": it deletes every *.o and *.ko below this
 # directory, which includes the guest kernel's modules and the KUnit
@@ -72,4 +92,4 @@ lint:
 	tools/lint.sh
 
 help:
-	@sed -n '3,10p' Makefile
+	@sed -n '3,11p' Makefile

@@ -15,12 +15,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/errno.h>
-#include <linux/export.h>
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/overflow.h>
 #include <linux/stddef.h>
 
+#include "compat.h"
 #include "amd_cppc_ratio.h"
 
 /*
@@ -77,7 +77,7 @@ u32 amd_cppc_ratio_kernel_highest_perf(u32 family, u32 model)
 	}
 	return AMD_CPPC_RATIO_HIGHEST_OTHER;
 }
-EXPORT_SYMBOL_NS_GPL(amd_cppc_ratio_kernel_highest_perf, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(amd_cppc_ratio_kernel_highest_perf);
 
 /**
  * amd_cppc_ratio_highest_uniform() - do all CPUs report one highest_perf?
@@ -110,7 +110,7 @@ int amd_cppc_ratio_highest_uniform(const u32 *highest_perf, unsigned int nr,
 	*uniform = same;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(amd_cppc_ratio_highest_uniform, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(amd_cppc_ratio_highest_uniform);
 
 /*
  * perf * 1024 / nominal, truncated as Linux does.  Callers guarantee
@@ -274,7 +274,7 @@ range:
 	return amd_cppc_ratio_fail(reason, ret,
 				   "ratio rounds to 0 or exceeds 32 bits, or frequency overflows 32-bit kHz");
 }
-EXPORT_SYMBOL_NS_GPL(amd_cppc_ratio_decode_reason, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(amd_cppc_ratio_decode_reason);
 
 /**
  * amd_cppc_ratio_decode() - decode one CPU's CPPC capabilities
@@ -291,7 +291,7 @@ int amd_cppc_ratio_decode(const struct amd_cppc_raw *raw,
 {
 	return amd_cppc_ratio_decode_reason(raw, res, NULL);
 }
-EXPORT_SYMBOL_NS_GPL(amd_cppc_ratio_decode, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(amd_cppc_ratio_decode);
 
 /**
  * amd_cppc_ratio_rule_name() - name of a max_boost rule, for reports
@@ -310,4 +310,4 @@ const char *amd_cppc_ratio_rule_name(enum amd_cppc_boost_rule rule)
 	}
 	return "unknown";
 }
-EXPORT_SYMBOL_NS_GPL(amd_cppc_ratio_rule_name, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(amd_cppc_ratio_rule_name);

@@ -1,17 +1,60 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Kernel-version differences of the sugov_inv governor, in one place.
+ * Kernel-version differences of sugov_inv and freq_invariance, in one place.
  *
- * sugov_inv.c is written against the newest API; this header maps it onto
- * older kernels (down to 6.1 LTS, the minimum) by testing for the feature
- * itself rather than for a version number, so no file tests
- * LINUX_VERSION_CODE.
+ * The sources are written against the newest API (Linux 6.18); this
+ * header maps it onto older kernels, down to 6.1 LTS, the minimum.  It
+ * tests for the feature itself where a macro shows it, and for the version
+ * only where nothing else can tell (a macro argument's form, a renamed
+ * function).  No other file tests LINUX_VERSION_CODE, and tools/lint.sh
+ * fails on a raw EXPORT_SYMBOL_NS*, MODULE_IMPORT_NS or rdmsrl* outside
+ * this file, so a new use cannot bypass it.
+ *
+ * Known to build: 6.1 (Debian 12's headers).  Read about, not compiled
+ * here: the changes listed below, up to 6.18.
  */
 #ifndef _SUGOV_INV_COMPAT_H
 #define _SUGOV_INV_COMPAT_H
 
+#ifdef __KERNEL__
+
+#include <linux/export.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/version.h>
+#ifdef CONFIG_X86
+#include <asm/msr.h>
+#endif
+
+/*
+ * 6.13 made symbol namespaces string literals:
+ * EXPORT_SYMBOL_NS_GPL(sym, "NS") and MODULE_IMPORT_NS("NS"), where
+ * earlier kernels stringify a bare token, EXPORT_SYMBOL_NS_GPL(sym, NS).
+ * Both store the same string, so modules built either way link together.
+ */
+#define FREQ_INV_NS "FREQ_INVARIANCE"
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define EXPORT_SYMBOL_FREQ_INV(sym) EXPORT_SYMBOL_NS_GPL(sym, FREQ_INV_NS)
+#define FREQ_INV_IMPORT_NS() MODULE_IMPORT_NS(FREQ_INV_NS)
+#else
+#define EXPORT_SYMBOL_FREQ_INV(sym) EXPORT_SYMBOL_NS_GPL(sym, FREQ_INVARIANCE)
+#define FREQ_INV_IMPORT_NS() MODULE_IMPORT_NS(FREQ_INVARIANCE)
+#endif
+
+/*
+ * 6.16 renamed the 64-bit MSR accessors rdmsrl*() to rdmsrq*()
+ * (x86/msr: "Rename 'rdmsrl()' to 'rdmsrq()'" and its _safe/_on_cpu
+ * siblings) and dropped the old names.  rdmsrq is a macro from 6.16 on;
+ * rdmsrq_safe_on_cpu() is a function, hence the version test.
+ */
+#ifdef CONFIG_X86
+#ifndef rdmsrq
+#define rdmsrq(msr, val) rdmsrl(msr, val)
+#endif
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+#define rdmsrq_safe_on_cpu(cpu, msr, q) rdmsrl_safe_on_cpu(cpu, msr, q)
+#endif
+#endif
 
 /*
  * 6.14 split worker creation: kthread_create_worker() leaves the thread
@@ -25,12 +68,22 @@
 #endif
 
 /*
- * 6.13 made symbol namespaces string literals: MODULE_IMPORT_NS("NS"),
- * where 6.1 stringifies a bare token, MODULE_IMPORT_NS(NS).  Both expand
- * to the same modinfo string, which can be written directly and then means
- * the same on every kernel.
+ * Checked and unchanged from 6.1 to 6.18, so nothing to map (recorded so
+ * the next port does not have to look again): cpufreq_driver_resolve_freq(),
+ * gov_attr_set_init/get/put() and struct governor_attr,
+ * cpufreq_add_update_util_hook(), cpufreq_policy_transition_delay_us(),
+ * cppc_get_perf_caps() and struct cppc_perf_caps, get_cpu_idle_time_us(),
+ * TRACE_EVENT with __field/__entry only (6.10 changed __assign_str(), which
+ * sugov_inv_trace.h does not use).  Not used, so not mapped: hrtimer_init()
+ * (hrtimer_setup() from 6.13, the old one removed in 6.15), del_timer()
+ * (timer_delete() from 6.2, the old name removed in 6.15), from_timer()
+ * (timer_container_of() in 6.16).
  */
-#define SUGOV_INV_IMPORT_NS_FREQ_INVARIANCE() \
-	MODULE_INFO(import_ns, "FREQ_INVARIANCE")
+
+#else /* !__KERNEL__: fi-probe builds the decoders in user space */
+
+#define EXPORT_SYMBOL_FREQ_INV(sym) extern int fi_probe_no_export
+
+#endif /* __KERNEL__ */
 
 #endif /* _SUGOV_INV_COMPAT_H */

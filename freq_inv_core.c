@@ -6,7 +6,7 @@
  * Where the numbers come from, per CPU, first that answers:
  *   1. hardware, through the vendor backend chosen once at load: ACPI CPPC
  *      capabilities on AMD (cppc_get_perf_caps()), the turbo-ratio MSRs on
- *      Intel (rdmsrl_safe_on_cpu()); decoded by the pure decoders in
+ *      Intel (rdmsrq_safe_on_cpu()); decoded by the pure decoders in
  *      amd_cppc_ratio.c and intel_ratio.c;
  *   2. the frequency table of the CPU's cpufreq policy: the highest
  *      non-boost entry is max_P, the highest CPUFREQ_BOOST_FREQ entry
@@ -56,6 +56,7 @@
 #include <asm/msr.h>
 #include <asm/processor.h>
 
+#include "compat.h"
 #include "freq_invariance.h"
 #include "amd_cppc_ratio.h"
 #include "freq_inv_cppc_ctrs.h"
@@ -427,7 +428,7 @@ static const struct freq_inv_backend freq_inv_amd_backend = {
 static void freq_inv_rdmsr(unsigned int cpu, u32 msr, u64 *val, u32 bit,
 			   u32 *have)
 {
-	if (!rdmsrl_safe_on_cpu(cpu, msr, val))
+	if (!rdmsrq_safe_on_cpu(cpu, msr, val))
 		*have |= bit;
 }
 
@@ -468,7 +469,7 @@ static int freq_inv_intel_read(unsigned int cpu, u32 p0_khz,
 	if (raw.model == INTEL_RATIO_MODEL_ATOM_SILVERMONT ||
 	    raw.model == INTEL_RATIO_MODEL_ATOM_AIRMONT)
 		err = intel_ratio_bus_khz(raw.family, raw.model,
-					  rdmsrl_safe_on_cpu(cpu, MSR_FSB_FREQ,
+					  rdmsrq_safe_on_cpu(cpu, MSR_FSB_FREQ,
 							     &fsb) ? NULL : &fsb,
 					  &raw.bus_khz);
 	else
@@ -861,7 +862,7 @@ int freq_inv_get_caps(unsigned int cpu, struct freq_inv_caps *caps)
 	freq_inv_derive(&st, policy && freq_inv_boost_off(policy, &st), caps);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(freq_inv_get_caps, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(freq_inv_get_caps);
 
 /* Process-context read for the reports: pins the policy itself */
 static int freq_inv_report_caps(unsigned int cpu, struct freq_inv_caps *caps)
@@ -900,7 +901,7 @@ const char *freq_inv_source_name(enum freq_inv_source source)
 		return "unknown";
 	return names[source];
 }
-EXPORT_SYMBOL_NS_GPL(freq_inv_source_name, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(freq_inv_source_name);
 
 /**
  * freq_inv_deliv_source_name() - name of a delivered-frequency source
@@ -923,7 +924,7 @@ const char *freq_inv_deliv_source_name(enum freq_inv_deliv_source src)
 		return "unknown";
 	return names[src];
 }
-EXPORT_SYMBOL_NS_GPL(freq_inv_deliv_source_name, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(freq_inv_deliv_source_name);
 
 /* Which source answers @cpu's delivered-frequency queries */
 static enum freq_inv_deliv_source freq_inv_deliv_source_of(unsigned int cpu)
@@ -960,15 +961,15 @@ int freq_inv_sample_prepare(struct freq_inv_sample *sample)
 		return -EINVAL;
 
 	if (cpu_feature_enabled(X86_FEATURE_APERFMPERF)) {
-		rdmsrl(MSR_IA32_APERF, sample->aperf);
-		rdmsrl(MSR_IA32_MPERF, sample->mperf);
+		rdmsrq(MSR_IA32_APERF, sample->aperf);
+		rdmsrq(MSR_IA32_MPERF, sample->mperf);
 	} else if (freq_inv_cppc_ctrs_active()) {
 		freq_inv_cppc_ctrs_snapshot(sample->cpu, &sample->cppc_delivered,
 					    &sample->cppc_reference);
 	}
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(freq_inv_sample_prepare, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(freq_inv_sample_prepare);
 
 /* cpufreq's idea of @cpu's frequency: the last one its driver set */
 static int freq_inv_cpufreq_khz(unsigned int cpu, u32 *khz,
@@ -1041,8 +1042,8 @@ int freq_inv_delivered_khz(struct freq_inv_sample *sample, u32 *khz,
 		return freq_inv_cpufreq_khz(cpu, khz, src);
 	}
 
-	rdmsrl(MSR_IA32_APERF, aperf);
-	rdmsrl(MSR_IA32_MPERF, mperf);
+	rdmsrq(MSR_IA32_APERF, aperf);
+	rdmsrq(MSR_IA32_MPERF, mperf);
 	/* Unsigned differences are right across a 64-bit wrap */
 	da = aperf - sample->aperf;
 	dm = mperf - sample->mperf;
@@ -1062,7 +1063,7 @@ int freq_inv_delivered_khz(struct freq_inv_sample *sample, u32 *khz,
 	*src = FREQ_INV_DELIV_APERFMPERF;
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(freq_inv_delivered_khz, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(freq_inv_delivered_khz);
 
 /* ---------------------------------------------------------------------- */
 /* sysfs: /sys/kernel/freq_invariance                                     */
@@ -1491,3 +1492,4 @@ module_exit(freq_inv_exit);
 
 MODULE_DESCRIPTION("Per-CPU max_P/max_boost and delivered frequency for sugov_inv");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SUGOV_INV_VERSION);

@@ -25,12 +25,12 @@
 
 #include <linux/bits.h>
 #include <linux/errno.h>
-#include <linux/export.h>
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/overflow.h>
 #include <linux/stddef.h>
 
+#include "compat.h"
 #include "intel_ratio.h"
 
 /* Every part Linux 6.1's aperfmperf.c knows is CPUID family 6 */
@@ -170,7 +170,7 @@ int intel_ratio_bus_khz(u32 family, u32 model, const u64 *fsb_freq,
 	*bus_khz = table[idx];
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(intel_ratio_bus_khz, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(intel_ratio_bus_khz);
 
 /*
  * 6.1's skx_set_max_freq_ratio(): the ratio of the first group whose core
@@ -400,7 +400,7 @@ int intel_ratio_decode_reason(const struct intel_ratio_raw *raw,
 range:
 	return intel_ratio_fail(reason, ret, "frequency overflows 32-bit kHz");
 }
-EXPORT_SYMBOL_NS_GPL(intel_ratio_decode_reason, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(intel_ratio_decode_reason);
 
 /**
  * intel_ratio_decode() - decode one CPU's MSR values
@@ -417,7 +417,7 @@ int intel_ratio_decode(const struct intel_ratio_raw *raw,
 {
 	return intel_ratio_decode_reason(raw, res, NULL);
 }
-EXPORT_SYMBOL_NS_GPL(intel_ratio_decode, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(intel_ratio_decode);
 
 /**
  * intel_ratio_path_name() - name of a Linux 6.1 path, for reports
@@ -444,4 +444,4 @@ const char *intel_ratio_path_name(enum intel_ratio_path path)
 	}
 	return "unknown";
 }
-EXPORT_SYMBOL_NS_GPL(intel_ratio_path_name, FREQ_INVARIANCE);
+EXPORT_SYMBOL_FREQ_INV(intel_ratio_path_name);

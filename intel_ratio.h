@@ -5,7 +5,7 @@
  * (arch/x86/kernel/cpu/aperfmperf.c, intel_set_max_freq_ratio()).
  *
  * Nothing here reads hardware: callers fill struct intel_ratio_raw with
- * rdmsrl_safe_on_cpu() (kernel) or /dev/cpu/N/msr (fi-probe) and mark
+ * rdmsrq_safe_on_cpu() (kernel) or /dev/cpu/N/msr (fi-probe) and mark
  * which reads succeeded in @have, because Linux picks its path by which
  * MSRs exist.  Builds in the kernel and in user space.
  *

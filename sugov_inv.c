@@ -236,8 +236,17 @@ struct sugov_inv_cpu {
 
 static DEFINE_PER_CPU(struct sugov_inv_cpu, sugov_inv_cpus);
 
-/* The freq_max policy new tunables sets start with (default_policy=) */
+/*
+ * What a new tunables set starts with: the module parameters
+ * default_policy=, rate_limit_us=, headroom_pct=, overutil_threshold_pct=
+ * and util_halflife_ms=, judged in module init.  A rate limit of UINT_MAX
+ * (none given) means the driver's transition delay, as in schedutil.
+ */
 static unsigned int sugov_inv_default_policy = SUGOV_INV_MAX_BOOST;
+static unsigned int sugov_inv_default_rate_limit_us = UINT_MAX;
+static unsigned int sugov_inv_default_headroom_pct = SUGOV_INV_HEADROOM_DEFAULT;
+static unsigned int sugov_inv_default_overutil_pct = SUGOV_INV_OVERUTIL_DEFAULT;
+static unsigned int sugov_inv_default_halflife_ms = SUGOV_INV_HALFLIFE_DEFAULT_MS;
 
 /*
  * @now_ns - @last_ns, never negative: rq_clock() of two CPUs may differ a
@@ -1078,11 +1087,13 @@ sugov_inv_tunables_alloc(struct sugov_inv_policy_data *sgp)
 		return NULL;
 
 	gov_attr_set_init(&tunables->attr_set, &sgp->tunables_hook);
-	tunables->rate_limit_us = cpufreq_policy_transition_delay_us(sgp->policy);
+	tunables->rate_limit_us = sugov_inv_default_rate_limit_us != UINT_MAX ?
+		sugov_inv_default_rate_limit_us :
+		cpufreq_policy_transition_delay_us(sgp->policy);
 	tunables->freq_max_policy = sugov_inv_default_policy;
-	tunables->headroom_pct = SUGOV_INV_HEADROOM_DEFAULT;
-	tunables->overutil_pct = SUGOV_INV_OVERUTIL_DEFAULT;
-	tunables->halflife_ms = SUGOV_INV_HALFLIFE_DEFAULT_MS;
+	tunables->headroom_pct = sugov_inv_default_headroom_pct;
+	tunables->overutil_pct = sugov_inv_default_overutil_pct;
+	tunables->halflife_ms = sugov_inv_default_halflife_ms;
 
 	if (!have_governor_per_policy())
 		global_tunables = tunables;
@@ -1395,8 +1406,76 @@ module_param_cb(default_policy, &sugov_inv_default_policy_ops, NULL, 0444);
 MODULE_PARM_DESC(default_policy,
 		 "freq_max_policy of new tunables: max_P, midpoint, max_boost (default), overutil-detect or noinv");
 
-static int __init sugov_inv_module_init(void)
+/*
+ * The numeric defaults, recorded the same way (one log line on a bad
+ * value, from init) and judged by the sysfs stores' own parser and ranges.
+ */
+struct sugov_inv_uint_param {
+	const char *name;
+	char arg[16];		/* as given */
+	bool given, truncated;
+	unsigned int min, max;
+	unsigned int *val;
+};
+
+#define SUGOV_INV_UINT_PARAM(_name, _min, _max, _val)			\
+	static struct sugov_inv_uint_param sugov_inv_param_##_name = {	\
+		.name = #_name, .min = (_min), .max = (_max), .val = (_val) }; \
+	module_param_cb(_name, &sugov_inv_uint_param_ops,		\
+			&sugov_inv_param_##_name, 0444)
+
+static int sugov_inv_uint_param_set(const char *val,
+				    const struct kernel_param *kp)
 {
+	struct sugov_inv_uint_param *p = kp->arg;
+
+	p->given = true;
+	p->truncated = strscpy(p->arg, val, sizeof(p->arg)) < 0;
+	return 0;
+}
+
+/* The value new tunables get; -1 for the driver's rate limit */
+static int sugov_inv_uint_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct sugov_inv_uint_param *p = kp->arg;
+
+	if (*p->val == UINT_MAX)
+		return sysfs_emit(buf, "-1\n");
+	return sysfs_emit(buf, "%u\n", *p->val);
+}
+
+static const struct kernel_param_ops sugov_inv_uint_param_ops = {
+	.set = sugov_inv_uint_param_set,
+	.get = sugov_inv_uint_param_get,
+};
+
+SUGOV_INV_UINT_PARAM(rate_limit_us, 0, SUGOV_INV_RATE_LIMIT_MAX_US,
+		     &sugov_inv_default_rate_limit_us);
+MODULE_PARM_DESC(rate_limit_us,
+		 "rate_limit_us of new tunables, 0..1000000 (default: the driver's transition delay)");
+SUGOV_INV_UINT_PARAM(headroom_pct, SUGOV_INV_HEADROOM_MIN,
+		     SUGOV_INV_HEADROOM_MAX, &sugov_inv_default_headroom_pct);
+MODULE_PARM_DESC(headroom_pct, "headroom_pct of new tunables, 100..400 (default 125)");
+SUGOV_INV_UINT_PARAM(overutil_threshold_pct, SUGOV_INV_OVERUTIL_MIN,
+		     SUGOV_INV_OVERUTIL_MAX, &sugov_inv_default_overutil_pct);
+MODULE_PARM_DESC(overutil_threshold_pct,
+		 "overutil_threshold_pct of new tunables, 1..100 (default 80)");
+SUGOV_INV_UINT_PARAM(util_halflife_ms, SUGOV_INV_HALFLIFE_MIN_MS,
+		     SUGOV_INV_HALFLIFE_MAX_MS, &sugov_inv_default_halflife_ms);
+MODULE_PARM_DESC(util_halflife_ms, "util_halflife_ms of new tunables, 1..1000 (default 32)");
+
+static struct sugov_inv_uint_param *const sugov_inv_uint_params[] __initconst = {
+	&sugov_inv_param_rate_limit_us,
+	&sugov_inv_param_headroom_pct,
+	&sugov_inv_param_overutil_threshold_pct,
+	&sugov_inv_param_util_halflife_ms,
+};
+
+/* Check every parameter given; Return: 0, or the first one's error */
+static int __init sugov_inv_check_params(void)
+{
+	struct sugov_inv_uint_param *p;
+	unsigned int i;
 	int ret;
 
 	ret = sysfs_match_string(sugov_inv_policy_names, default_policy_arg);
@@ -1407,6 +1486,30 @@ static int __init sugov_inv_module_init(void)
 		return -EINVAL;
 	}
 	sugov_inv_default_policy = ret;
+
+	for (i = 0; i < ARRAY_SIZE(sugov_inv_uint_params); i++) {
+		p = sugov_inv_uint_params[i];
+		if (!p->given)
+			continue;
+		ret = p->truncated ? -EINVAL :
+			sugov_inv_parse_uint(p->arg, strlen(p->arg), p->min,
+					     p->max, p->val);
+		if (ret) {
+			pr_err("%s=%s%s: not a number in %u..%u\n", p->name,
+			       p->arg, p->truncated ? "..." : "", p->min, p->max);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int __init sugov_inv_module_init(void)
+{
+	int ret;
+
+	ret = sugov_inv_check_params();
+	if (ret)
+		return ret;
 
 	/* Optional: debugfs errors are not fatal (and not worth checking) */
 	sugov_inv_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
@@ -1436,4 +1539,7 @@ module_exit(sugov_inv_module_exit);
 
 MODULE_DESCRIPTION("schedutil-like cpufreq governor with a selectable freq_max policy");
 MODULE_LICENSE("GPL");
-SUGOV_INV_IMPORT_NS_FREQ_INVARIANCE();
+MODULE_VERSION(SUGOV_INV_VERSION);
+/* What cpufreq's scaling_governor store asks modprobe for */
+MODULE_ALIAS("cpufreq_sugov_inv");
+FREQ_INV_IMPORT_NS();

@@ -8,7 +8,9 @@
  */
 #include <linux/module.h>
 
+#include "compat.h"
+
 MODULE_DESCRIPTION("KUnit suites for sugov_inv and freq_invariance");
 MODULE_LICENSE("GPL");
 /* The decoder and sampling suites call freq_invariance.ko's exports */
-MODULE_IMPORT_NS(FREQ_INVARIANCE);
+FREQ_INV_IMPORT_NS();

@@ -3,8 +3,13 @@
 #
 # make check: every test of the project, each printing KTAP, then one
 # closing line "N passed, N failed, N skipped" over all of them.
-#   1. lint: W=1 + sparse build and checkpatch --strict of our files
+#   0. deps: tools/deps.sh --check, and that it names the package of a
+#      hidden command (tools/deps-test.sh)
+#   1. lint: W=1 + sparse build and checkpatch --strict of our files,
+#      and the compat check
 #   2. fi-probe against published register values (host)
+#   2b. install: build the Debian package, install it (DKMS), load its
+#      modules in a guest, purge it; make uninstall (tools/install-test.sh)
 #   3. KUnit suites on the project's debug test kernel (QEMU)
 #   4. selftests/ in QEMU on Debian's stock 6.1 kernel
 #   4b. cppc: selftests/25-cppc.sh in one guest per ACPI CPPC preset
@@ -16,7 +21,7 @@
 #      driver under the stock governors, runs on the stock kernel only
 #      (about 5 minutes more here, outside the 30-minute budget).
 # Each part's output is kept in build/check/.  Set CHECK_ONLY to a
-# space-separated subset (lint fi-probe kunit selftests cppc
+# space-separated subset (deps lint fi-probe install kunit selftests cppc
 # selftests-debug)
 # to run fewer.
 set -uo pipefail
@@ -24,10 +29,13 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 out=$build/check
-only=${CHECK_ONLY:-lint fi-probe kunit selftests cppc selftests-debug}
+only=${CHECK_ONLY:-deps lint fi-probe install kunit selftests cppc selftests-debug}
 mkdir -p "$out"
 cd "$top" || exit 1
 
+# First: make deps, which installs what is missing and then runs
+# tools/deps.sh --check, so that a command the scripts need and cannot
+# have is named (with its Debian package) before anything starts.
 "$top/tools/deps.sh" --quiet || { echo "0 passed, 1 failed"; exit 1; }
 
 total_p=0 total_f=0 total_s=0
@@ -48,6 +56,12 @@ failed_part() {
 
 want() { [[ " $only " == *" $1 "* ]]; }
 
+if want deps; then
+	echo "== deps: tools/deps.sh --check, and with a command hidden"
+	"$top/tools/deps-test.sh" 2>&1 | tee "$out/deps.ktap"
+	tally deps "$out/deps.ktap"
+fi
+
 if want lint; then
 	echo "== lint: W=1 C=2 build and checkpatch --strict"
 	"$top/tools/lint.sh" 2>&1 | tee "$out/lint.ktap"
@@ -63,6 +77,13 @@ if want fi-probe; then
 	fi
 fi
 
+if want install; then
+	echo "== install: the Debian package (DKMS) on this machine, make uninstall"
+	"$top/tools/install-test.sh" 2>&1 | tee "$out/install.ktap"
+	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/install.ktap" || failed_part "install-test.sh exited non-zero" "$out/install.ktap"
+	tally install "$out/install.ktap"
+fi
+
 if want kunit; then
 	echo "== KUnit on the debug test kernel"
 	if [ -x "$top/tools/kunit/run.sh" ]; then
@@ -74,6 +95,8 @@ fi
 
 if want selftests; then
 	echo "== selftests in QEMU: Debian stock kernel"
+	# A log from an earlier run must not be counted as this one's.
+	rm -f "$build/vm/check-debian.log"
 	# An Intel family 6 model gives the guest constant_tsc, so cpufreq
 	# allows fast switch and both request paths are exercised.
 	"$top/tools/vm/run" --name check-debian --timeout 1500 \
@@ -105,6 +128,7 @@ fi
 if want selftests-debug; then
 	echo "== selftests in QEMU: debug test kernel"
 	log=$build/vm/check-debug.log
+	rm -f "$log"
 	if kdir=$("$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
 		# KASAN and lockdep under TCG run several times slower: 2
 		# vCPUs (the side-by-side checks of 40 skip), and a lowered

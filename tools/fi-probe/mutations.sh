@@ -20,7 +20,7 @@ run_one() {
 
 	rm -rf "$t"
 	mkdir -p "$t/tools"
-	cp "$src"/amd_cppc_ratio.[ch] "$src"/intel_ratio.[ch] "$t/"
+	cp "$src"/amd_cppc_ratio.[ch] "$src"/intel_ratio.[ch] "$src"/compat.h "$t/"
 	cp -r "$src/tools/fi-probe" "$t/tools/"
 	rm -f "$t/tools/fi-probe/fi-probe"
 	cp "$t/$file" "$t/$file.orig"

@@ -19,7 +19,7 @@ mkdir -p "$2"; obj=$(cd "$2" && pwd)
 # differs, so make rebuilds what changed and nothing else (comparing
 # mtimes would miss a source restored with an older one).
 (cd "$top" && find . \( -path ./build -o -path ./.git \) -prune -o \
-	\( -name '*.[ch]' -o -name Kbuild -o -name Kconfig -o -name '*.sh' \) -print0 |
+	\( -name '*.[ch]' -o -name Kbuild -o -name Kconfig -o -name VERSION -o -name '*.sh' \) -print0 |
 	while IFS= read -r -d '' f; do
 		cmp -s "$f" "$obj/$f" || cp --parents "$f" "$obj"
 	done)

@@ -16,6 +16,12 @@ out=$1
 kmods=${2:-}
 krel=${3:-}
 
+# depmod lives in /usr/sbin, which only root's PATH has.
+[ "$(id -u)" = 0 ] || PATH=$PATH:/usr/sbin:/sbin
+for c in depmod ldd cpio gzip; do
+	command -v "$c" >/dev/null || { echo "mkinitramfs: $c not found: run make deps (tools/deps.sh --check names the package)" >&2; exit 1; }
+done
+
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
@@ -29,6 +35,9 @@ done
 copy_prog() {
 	local prog lib
 	prog=$(command -v "$1") || { echo "mkinitramfs: $1 not found (run make deps)" >&2; exit 1; }
+	# A PATH of symlinks (tools/deps-test.sh) must not put the program
+	# where the guest cannot see it (/tmp is a tmpfs there).
+	case $prog in /usr/*|/bin/*|/sbin/*) ;; *) prog=$(readlink -f "$prog") ;; esac
 	cp --parents -L "$prog" "$root"
 	for lib in $(ldd "$prog" 2>/dev/null | grep -o '/[^ ]*'); do
 		[ -e "$root$lib" ] || cp --parents -L "$lib" "$root"
@@ -65,7 +74,7 @@ if [ -n "$kmods" ]; then
 		[ -f "$kmods/$f" ] && cp "$kmods/$f" "$dst"
 	done
 	# A kernel package carries no modules.dep (depmod makes it at install).
-	/sbin/depmod -b "$root" "$krel"
+	depmod -b "$root" "$krel"
 fi
 
 cp "$top/tools/vm/init" "$root/init"

@@ -1,0 +1,199 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# KTAP, make check's "install" part: the Debian package end to end on
+# this machine, and make modules_install / make uninstall in a staging
+# root.
+#   1. dpkg-buildpackage -b -us -uc builds sugov-inv-dkms_VERSION_all.deb
+#      whose dkms.conf carries VERSION;
+#   2. a VERSION that disagrees with debian/changelog fails that build;
+#   3. apt-get install ./the.deb succeeds: DKMS builds for every kernel
+#      with headers (Debian's 6.1 here), and a running kernel without
+#      headers does not fail the install;
+#   4. the two modules, and only they, are in
+#      /lib/modules/<6.1 release>/updates/dkms/, modinfo shows VERSION;
+#   5. a guest of that 6.1 kernel loads those very files, with
+#      cpufreq.default_governor=sugov_inv (selftests/65-install.sh, its
+#      results nested here);
+#   6. dpkg --purge removes the modules, the sources and DKMS's tree;
+#   7. the machine is left as found: nothing new under /lib/modules/<6.1>
+#      or /var/lib/dkms (depmod's files included);
+#   8. make modules_install then make uninstall in a staging root leave
+#      no module behind.
+# Needs root (skips otherwise).  A package left installed by an aborted
+# run is purged first; whatever happens, an EXIT trap purges it and
+# removes what the run added, from a snapshot kept across runs in
+# /var/tmp until a run has cleaned up.  About 3-4 minutes here.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+pkg=sugov-inv-dkms
+ver=$(cat "$top/VERSION")
+krel=$(cat "$build/debian/kver" 2>/dev/null)
+dest=/lib/modules/$krel/updates/dkms
+snap=/var/tmp/sugov-inv-install-test.before
+
+echo "KTAP version 1"
+echo "1..8"
+skip_all() {
+	for i in 1 2 3 4 5 6 7 8; do echo "ok $i # SKIP $1"; done
+	exit 0
+}
+[ "$(id -u)" = 0 ] || skip_all "not root: installing a package needs root"
+[ -n "$krel" ] && [ -d "/usr/src/linux-headers-$krel" ] ||
+	skip_all "no Debian 6.1 headers (run make deps)"
+
+work=$(mktemp -d)
+chmod 755 "$work"
+
+state() { find "/lib/modules/$krel" /var/lib/dkms -xdev 2>/dev/null | sort; }
+installed() { dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null | grep -qv '^not-installed$'; }
+cleanup() {
+	installed && dpkg --purge "$pkg" > "$work/purge-trap.log" 2>&1
+	rm -rf "/usr/src/sugov-inv-$ver" /var/lib/dkms/sugov-inv
+	if [ -s "$snap" ]; then
+		# What the run added (depmod's modules.* files, updates/):
+		# files first, then the directories left empty, deepest first.
+		state | comm -13 "$snap" - | sort -r | while IFS= read -r f; do
+			if [ -d "$f" ]; then rmdir "$f" 2>/dev/null; else rm -f "$f"; fi
+		done
+		[ -z "$(state | comm -13 "$snap" -)" ] && rm -f "$snap"
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if installed; then
+	echo "# $pkg is installed (an earlier run aborted?): purging it first"
+	dpkg --purge "$pkg" > /dev/null 2>&1
+fi
+# The snapshot of an aborted run is older, hence the state to go back to.
+[ -s "$snap" ] || state > "$snap"
+
+# 1. the package
+mkdir -p "$work/src"
+(cd "$top" && git ls-files -z 2>/dev/null | xargs -0 -r cp --parents -t "$work/src") ||
+	cp -r "$top"/. "$work/src"
+cp -r "$work/src" "$work/bad"
+deb=$work/${pkg}_${ver}_all.deb
+t0=$(date +%s)
+(cd "$work/src" && dpkg-buildpackage -b -us -uc) > "$work/build.log" 2>&1
+rc=$?
+conf=$(dpkg-deb --fsys-tarfile "$deb" 2>/dev/null | tar -xO "./usr/src/sugov-inv-$ver/dkms.conf" 2>/dev/null)
+if [ "$rc" = 0 ] && [ -s "$deb" ] && grep -qx "PACKAGE_VERSION=\"$ver\"" <<< "$conf"; then
+	echo "# built ${deb##*/} in $(($(date +%s) - t0)) s"
+	echo "ok 1 dpkg-buildpackage builds ${deb##*/}, dkms.conf says $ver"
+else
+	tail -n 15 "$work/build.log" | sed 's/^/# /'
+	echo "not ok 1 dpkg-buildpackage builds ${pkg}_${ver}_all.deb (exit $rc)"
+fi
+
+# 2. one version
+echo 9.9.9 > "$work/bad/VERSION"
+out=$(cd "$work/bad" && dpkg-buildpackage -b -us -uc 2>&1)
+if [ $? != 0 ] && grep -q 'VERSION says 9.9.9 but debian/changelog says' <<< "$out"; then
+	echo "ok 2 a VERSION that disagrees with debian/changelog fails the build"
+else
+	echo "$out" | tail -n 5 | sed 's/^/# /'
+	echo "not ok 2 a VERSION that disagrees with debian/changelog fails the build"
+fi
+
+# 3. install
+t0=$(date +%s)
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$deb" > "$work/install.log" 2>&1
+rc=$?
+grep -iE 'building for|skipped|headers|error' "$work/install.log" | head -n 8 | sed 's/^/# /'
+if [ "$rc" = 0 ] && installed; then
+	echo "# installed in $(($(date +%s) - t0)) s; running kernel $(uname -r): $([ -d "/lib/modules/$(uname -r)/build" ] && echo has headers || echo no headers)"
+	echo "ok 3 apt-get install ./${deb##*/}"
+else
+	tail -n 15 "$work/install.log" | sed 's/^/# /'
+	echo "not ok 3 apt-get install ./${deb##*/} (exit $rc)"
+fi
+
+# 4. what DKMS installed
+ok=0
+have=$(cd "$dest" 2>/dev/null && ls)
+[ "$(echo $have)" = "freq_invariance.ko sugov_inv.ko" ] || { ok=1; echo "# $dest holds: $(echo $have)"; }
+for m in freq_invariance sugov_inv; do
+	v=$(modinfo -F version "$dest/$m.ko" 2>/dev/null)
+	[ "$v" = "$ver" ] || { ok=1; echo "# modinfo -F version $dest/$m.ko: '$v'"; }
+done
+dkms status sugov-inv 2>/dev/null | sed 's/^/# dkms status: /'
+echo "$([ $ok = 0 ] && echo ok || echo not ok) 4 $dest holds freq_invariance.ko and sugov_inv.ko, modinfo version $ver"
+
+# 5. those files in the guest
+if [ $ok = 0 ]; then
+	log=$build/vm/install.log
+	rm -f "$log"
+	"$top/tools/vm/run" --name install --smp 2 --timeout 600 \
+		--add "$dest/freq_invariance.ko:dkms/freq_invariance.ko" \
+		--add "$dest/sugov_inv.ko:dkms/sugov_inv.ko" \
+		--add "$top/examples:examples" \
+		--append "cpufreq.default_governor=sugov_inv" \
+		-- env INSTALL_KO_DIR=/sugov/dkms INSTALL_EXPECT_VERSION="$ver" \
+		sh selftests/run.sh '65-*' > "$work/vm.out" 2>&1
+	rc=$?
+	if [ -s "$log" ]; then
+		# The guest's KTAP, nested; not the kernel's console lines
+		tr -d '\r' < "$log" | sed -n '/^KTAP version/,$p' |
+			grep -v -e '^SUGOV_VM_EXIT' -e '^\[ *[0-9]*\.[0-9]*\]' | sed 's/^/    /'
+	else
+		tail -n 5 "$work/vm.out" | sed 's/^/# /'
+		echo "# the guest did not start"
+	fi
+	echo "$([ $rc = 0 ] && echo ok || echo not ok) 5 a 6.1 guest loads the DKMS-built modules (exit $rc)"
+else
+	echo "not ok 5 a 6.1 guest loads the DKMS-built modules: nothing to load"
+fi
+
+# 6. purge
+dpkg --purge "$pkg" > "$work/purge.log" 2>&1
+rc=$?
+left=$(ls -d "$dest"/freq_invariance.ko* "$dest"/sugov_inv.ko* "/usr/src/sugov-inv-$ver" /var/lib/dkms/sugov-inv 2>/dev/null)
+if [ "$rc" = 0 ] && ! installed && [ -z "$left" ]; then
+	echo "ok 6 dpkg --purge removes the modules, /usr/src/sugov-inv-$ver and /var/lib/dkms/sugov-inv"
+else
+	tail -n 5 "$work/purge.log" | sed 's/^/# /'
+	[ -n "$left" ] && echo "# left: $left"
+	echo "not ok 6 dpkg --purge removes the modules, the sources and DKMS's tree (exit $rc)"
+fi
+
+# 7. as found
+before=$(cat "$snap")
+trap - EXIT
+cleanup
+extra=$(state | comm -13 <(echo "$before") -)
+gone=$(state | comm -23 <(echo "$before") -)
+if [ -z "$extra" ] && [ -z "$gone" ]; then
+	echo "ok 7 /lib/modules/$krel and /var/lib/dkms are as found"
+else
+	echo "$extra" | head -n 5 | sed 's/^/# added: /'
+	echo "$gone" | head -n 5 | sed 's/^/# removed: /'
+	echo "not ok 7 /lib/modules/$krel and /var/lib/dkms are as found"
+fi
+
+# 8. make modules_install / make uninstall, in a staging root and a
+# copy of the tree (kbuild writes its objects next to the sources)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/src" "$work/root"
+(cd "$top" && git ls-files -z 2>/dev/null | xargs -0 -r cp --parents -t "$work/src")
+[ -f "$work/src/Makefile" ] || cp -r "$top"/*.c "$top"/*.h "$top"/Kbuild "$top"/Makefile "$top"/VERSION "$top"/tools "$work/src"/
+kdir=/usr/src/linux-headers-$krel
+make -s -C "$work/src" KDIR="$kdir" INSTALL_MOD_PATH="$work/root" modules_install > "$work/mi.log" 2>&1
+rc1=$?
+n1=$(find "$work/root" -name '*.ko' | wc -l)
+make -s -C "$work/src" KDIR="$kdir" INSTALL_MOD_PATH="$work/root" uninstall > "$work/un.log" 2>&1
+rc2=$?
+n2=$(find "$work/root" -name '*.ko' | wc -l)
+dep=$(cat "$work/root/lib/modules/$krel/modules.dep" 2>/dev/null)
+if [ "$rc1" = 0 ] && [ "$n1" = 2 ] && [ "$rc2" = 0 ] && [ "$n2" = 0 ] && [ -f "$work/root/lib/modules/$krel/modules.dep" ] &&
+	! grep -q sugov_inv <<< "$dep"; then
+	echo "ok 8 make modules_install puts 2 modules in a staging root, make uninstall removes them and re-runs depmod"
+else
+	tail -n 5 "$work/mi.log" "$work/un.log" | sed 's/^/# /'
+	echo "not ok 8 make modules_install then make uninstall (exit $rc1/$rc2, $n1 then $n2 modules)"
+fi
