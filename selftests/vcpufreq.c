@@ -461,6 +461,9 @@ static unsigned int vcpufreq_set(struct cpufreq_policy *policy,
 /* cpufreq driver                                                      */
 /* ------------------------------------------------------------------ */
 
+/* The fail_khz knob, near the end of the file */
+static bool vcpufreq_target_fails(unsigned int khz);
+
 /**
  * vcpufreq_target_index() - slow path: set a policy's CPUs to a table entry
  * @policy: the policy, its rwsem held for writing by the core
@@ -472,8 +475,6 @@ static unsigned int vcpufreq_set(struct cpufreq_policy *policy,
  * Context: process context (governor work, sysfs store, kthread).
  * Return: 0.
  */
-static bool vcpufreq_target_fails(unsigned int khz);
-
 static int vcpufreq_target_index(struct cpufreq_policy *policy,
 				 unsigned int index)
 {
