@@ -323,11 +323,12 @@ static void sugov_inv_get_caps(unsigned int cpu, struct cpufreq_policy *policy,
 }
 
 /*
- * Read the local CPU's idle clock: idle + iowait time and the wall clock,
- * both in us.  I/O wait counts as idle: the CPU runs nothing, exactly as
- * PELT sees it.  get_cpu_idle_time_us() is only ever asked about this CPU
- * and with a NULL last_update_time: on 6.1 a non-NULL one updates the
- * statistics of the CPU it names without any protection.
+ * Read @cpu's idle clock: idle + iowait time and the wall clock, both in
+ * us.  I/O wait counts as idle: the CPU runs nothing, exactly as PELT sees
+ * it.  The local CPU in its hook, or (sugov_inv_project()) another CPU of
+ * a shared policy, only ever with a NULL last_update_time, as /proc/stat
+ * reads it: on 6.1 a non-NULL one updates the statistics of the CPU it
+ * names without any protection.
  *
  * With NOHZ inactive (nohz=off) get_cpu_idle_time_us() returns -1; then
  * get_cpu_idle_time() answers from the tick's cputime accounting
@@ -356,7 +357,6 @@ static void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct cpufreq_policy *policy = sgp->policy;
 	struct freq_inv_caps caps;
-	enum freq_inv_deliv_source src;
 	u64 wall_us, idle_us, halflife_ns;
 	u32 khz;
 
@@ -374,7 +374,7 @@ static void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
 	 * counters for the next window.  No answer at all (no policy seen
 	 * by freq_invariance): the current frequency is the best guess.
 	 */
-	if (freq_inv_delivered_khz(&sgc->sample, &khz, &src) || !khz)
+	if (freq_inv_delivered_khz(&sgc->sample, &khz, NULL) || !khz)
 		khz = READ_ONCE(policy->cur);
 	sgc->deliv_khz = khz;
 
@@ -434,18 +434,17 @@ static void sugov_inv_maybe_sample(struct sugov_inv_cpu *sgc, u64 time,
 }
 
 /*
- * Bring the estimate of a CPU of a shared policy whose hook has not run
- * for SUGOV_INV_STALE_NS up to date, into @est (the CPU's own state is
- * left to the CPU): the time since its last window is folded in as a
- * window of its own, with the idle time its idle clock shows.  A CPU idle
- * all along then decays as PELT's blocked util does, one that ran all
- * along (a tickless or host-starved CPU) keeps its util.  The idle clock
- * of another CPU is only read, with a NULL last_update_time (as
- * /proc/stat does); a reading that went backwards counts as no idle.
- * Returns false when there is no idle clock (nohz=off): the CPU is then
- * ignored, its data describes the past.
+ * Bring the estimate of a CPU of a shared policy that has not closed a
+ * window for SUGOV_INV_STALE_NS (plus the rate limit) up to date, into @est
+ * (the CPU's own state is left to the CPU): the time since its last
+ * window is folded in as a window of its own, with the idle time its idle
+ * clock shows (sugov_inv_read_idle(), the same clock and the same
+ * nohz=off fallback its own windows use).  A CPU idle all along then
+ * decays as PELT's blocked util does, one that ran all along (a tickless
+ * or host-starved CPU) keeps its util.  A reading that went backwards
+ * counts as no idle; a CPU that never sampled has nothing to project.
  */
-static bool sugov_inv_project(struct sugov_inv_cpu *j_sgc,
+static void sugov_inv_project(struct sugov_inv_cpu *j_sgc,
 			      struct sugov_inv_est *est)
 {
 	struct sugov_inv_policy_data *sgp = j_sgc->sgp;
@@ -455,14 +454,10 @@ static bool sugov_inv_project(struct sugov_inv_cpu *j_sgc,
 	lockdep_assert_held(&sgp->update_lock);
 
 	*est = j_sgc->est;
-	idle_us = get_cpu_idle_time_us(j_sgc->cpu, NULL);
-	if (idle_us == -1ULL)
-		return false;
 	if (!j_sgc->sampled)
-		return true;
+		return;
 
-	idle_us += get_cpu_iowait_time_us(j_sgc->cpu, NULL);
-	wall_us = ktime_to_us(ktime_get());
+	sugov_inv_read_idle(j_sgc->cpu, &wall_us, &idle_us);
 	sugov_inv_get_caps(j_sgc->cpu, sgp->policy, &caps);
 	sugov_inv_est_update(est,
 			     sugov_inv_since(wall_us, j_sgc->sample_wall_us),
@@ -471,7 +466,6 @@ static bool sugov_inv_project(struct sugov_inv_cpu *j_sgc,
 			     caps.reference_khz,
 			     (u64)READ_ONCE(sgp->tunables->halflife_ms) *
 			     NSEC_PER_MSEC);
-	return true;
 }
 
 /*
@@ -509,11 +503,11 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 		 * at least once per rate-limit period plus a tick.  One that
 		 * never sampled has nothing to project and counts as 0.
 		 */
-		est = j_sgc->est;
 		if (j_sgc != sgc &&
-		    sugov_inv_stale(time, j_sgc->sample_time + delay_ns) &&
-		    !sugov_inv_project(j_sgc, &est))
-			continue;
+		    sugov_inv_stale(time, j_sgc->sample_time + delay_ns))
+			sugov_inv_project(j_sgc, &est);
+		else
+			est = j_sgc->est;
 
 		util = sugov_inv_est_util(&est);
 		if (util > in->util_inv) {
@@ -807,6 +801,24 @@ static void sugov_inv_irq_work(struct irq_work *irq_work)
 static struct sugov_inv_tunables *global_tunables;
 /* Protects global_tunables and the tunables' policy lists in init/exit */
 static DEFINE_MUTEX(global_tunables_lock);
+
+/* sysfs and module-parameter spelling; indexed by enum sugov_inv_policy */
+static const char * const sugov_inv_policy_names[] = {
+	[SUGOV_INV_MAX_P]	= "max_P",
+	[SUGOV_INV_MIDPOINT]	= "midpoint",
+	[SUGOV_INV_MAX_BOOST]	= "max_boost",
+	[SUGOV_INV_OVERUTIL]	= "overutil-detect",
+	[SUGOV_INV_NOINV]	= "noinv",
+};
+
+/* debugfs column names; indexed by enum sugov_inv_reason */
+static const char * const sugov_inv_reason_names[] = {
+	[SUGOV_INV_REASON_FORMULA]	= "formula",
+	[SUGOV_INV_REASON_OVERUTIL]	= "overutil",
+	[SUGOV_INV_REASON_IOWAIT]	= "iowait",
+	[SUGOV_INV_REASON_HOLD]		= "hold",
+	[SUGOV_INV_REASON_LIMITS]	= "limits",
+};
 
 static inline struct sugov_inv_tunables *
 to_sugov_inv_tunables(struct gov_attr_set *attr_set)

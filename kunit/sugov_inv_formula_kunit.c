@@ -87,7 +87,7 @@ struct cpu_caps {
  * Published values from ../shared/data/cpus.md (sources listed there).
  * EPYC 7702: nominal 2000 MHz, CPPC highest 255 of nominal 152 (uniform),
  * 6.1 ratio (166 * 1024 / 152 + 1024) / 2 = 1071.  Xeon E5-2660 v3 (the
- * seed E5-2687W v3's die): base 26, 1C 33, 4C 30 -> 1181.  Core i3-1220P:
+ * E5-2687W v3's die): base 26, 1C 33, 4C 30 -> 1181.  Core i3-1220P:
  * base 10, 1C 44, 4C 38 -> 3891, the widest spread known.
  */
 static const struct cpu_caps epyc_7702 = {
