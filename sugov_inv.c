@@ -76,7 +76,7 @@
  *	update_lock (a mutex taken by governor_sysfs_ops around every store)
  *	serializes the writers below
  * @rate_limit_us: minimum time between two evaluations of a policy, us
- * @freq_max_policy: enum sugov_inv_policy
+ * @freq_max_policy: enum sugov_inv_fmax
  * @headroom_pct: headroom, percent (125 = 1.25)
  * @overutil_pct: overutil-detect's busy threshold, percent
  * @halflife_ms: half-life of the util average, ms
@@ -607,7 +607,7 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	}
 
 	sugov_inv_get_caps(sgc->cpu, policy, &caps);
-	in.policy = READ_ONCE(tunables->freq_max_policy);
+	in.fmax = READ_ONCE(tunables->freq_max_policy);
 	in.headroom_pct = READ_ONCE(tunables->headroom_pct);
 	in.overutil_pct = READ_ONCE(tunables->overutil_pct);
 	in.cur_khz = READ_ONCE(policy->cur);
@@ -668,7 +668,7 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	WRITE_ONCE(sgc->stats.last_next, next);
 
 	trace_sugov_inv_decision(sgc->cpu, policy->cpu, out.util, in.util_raw,
-				 top->deliv_khz, in.policy, out.freq_max_khz,
+				 top->deliv_khz, in.fmax, out.freq_max_khz,
 				 out.raw_khz, next, reason, request);
 }
 
@@ -802,8 +802,8 @@ static struct sugov_inv_tunables *global_tunables;
 /* Protects global_tunables and the tunables' policy lists in init/exit */
 static DEFINE_MUTEX(global_tunables_lock);
 
-/* sysfs and module-parameter spelling; indexed by enum sugov_inv_policy */
-static const char * const sugov_inv_policy_names[] = {
+/* sysfs and module-parameter spelling; indexed by enum sugov_inv_fmax */
+static const char * const sugov_inv_fmax_names[] = {
 	[SUGOV_INV_MAX_P]	= "max_P",
 	[SUGOV_INV_MIDPOINT]	= "midpoint",
 	[SUGOV_INV_MAX_BOOST]	= "max_boost",
@@ -891,9 +891,9 @@ static ssize_t freq_max_policy_show(struct gov_attr_set *attr_set, char *buf)
 	unsigned int i;
 
 	/* The kernel habit: every choice, the active one in brackets */
-	for (i = 0; i < SUGOV_INV_NR_POLICIES; i++)
+	for (i = 0; i < SUGOV_INV_NR_FMAX; i++)
 		len += sysfs_emit_at(buf, len, i == active ? "%s[%s]" : "%s%s",
-				     i ? " " : "", sugov_inv_policy_names[i]);
+				     i ? " " : "", sugov_inv_fmax_names[i]);
 	len += sysfs_emit_at(buf, len, "\n");
 	return len;
 }
@@ -909,7 +909,7 @@ static ssize_t freq_max_policy_store(struct gov_attr_set *attr_set,
 	/* Exact names only (a trailing newline is allowed) */
 	if (sugov_inv_embedded_nul(buf, count))
 		return -EINVAL;
-	i = sysfs_match_string(sugov_inv_policy_names, buf);
+	i = sysfs_match_string(sugov_inv_fmax_names, buf);
 	if (i < 0)
 		return i;
 
@@ -1411,7 +1411,7 @@ static int __init sugov_inv_module_init(void)
 {
 	int ret;
 
-	ret = sysfs_match_string(sugov_inv_policy_names, default_policy_arg);
+	ret = sysfs_match_string(sugov_inv_fmax_names, default_policy_arg);
 	if (ret < 0 || default_policy_truncated) {
 		pr_err("default_policy=%s%s: not one of max_P midpoint max_boost overutil-detect noinv\n",
 		       default_policy_arg,

@@ -87,7 +87,7 @@
 #define SUGOV_INV_LAG_MAX_US		(32ULL * USEC_PER_SEC)
 
 /**
- * enum sugov_inv_policy - which frequency stands for freq_max in the formula
+ * enum sugov_inv_fmax - which frequency stands for freq_max in the formula
  * @SUGOV_INV_MAX_P: the highest non-boost P-state
  * @SUGOV_INV_MIDPOINT: (max_P + max_boost) / 2
  * @SUGOV_INV_MAX_BOOST: the highest reachable frequency
@@ -97,19 +97,21 @@
  *	27 January 2021), in no kernel
  * @SUGOV_INV_NOINV: the current frequency, util not scaled (schedutil
  *	without frequency invariance)
- * @SUGOV_INV_NR_POLICIES: number of policies
+ * @SUGOV_INV_NR_FMAX: number of choices
  *
- * The first three and noinv are the configurations of Gherdovich's AMD
- * EPYC measurements (sugov-P0, sugov-mid, sugov-max, sugov-noinv).  The
- * order is the order sysfs lists them in.
+ * The freq_max_policy tunable (sysfs keeps that name) picks one; "policy"
+ * elsewhere is the cpufreq policy.  The first three and noinv are the
+ * configurations of Gherdovich's AMD EPYC measurements (sugov-P0,
+ * sugov-mid, sugov-max, sugov-noinv).  The order is the order sysfs
+ * lists them in.
  */
-enum sugov_inv_policy {
+enum sugov_inv_fmax {
 	SUGOV_INV_MAX_P,
 	SUGOV_INV_MIDPOINT,
 	SUGOV_INV_MAX_BOOST,
 	SUGOV_INV_OVERUTIL,
 	SUGOV_INV_NOINV,
-	SUGOV_INV_NR_POLICIES,
+	SUGOV_INV_NR_FMAX,
 };
 
 /**
@@ -521,7 +523,7 @@ static inline bool sugov_inv_overutilized(u32 busy, u32 threshold_pct)
 
 /**
  * struct sugov_inv_in - everything one decision depends on
- * @policy: active freq_max policy
+ * @fmax: the active freq_max choice (the freq_max_policy tunable)
  * @util_inv: smoothed invariant util (max over the policy's CPUs)
  * @util_raw: smoothed busy fraction, not scaled (max over the CPUs)
  * @boost: iowait boost (max over the CPUs), capacity units
@@ -535,7 +537,7 @@ static inline bool sugov_inv_overutilized(u32 busy, u32 threshold_pct)
  * @overutil_pct: over-utilization threshold tunable
  */
 struct sugov_inv_in {
-	enum sugov_inv_policy policy;
+	enum sugov_inv_fmax fmax;
 	u32 util_inv;
 	u32 util_raw;
 	u32 boost;
@@ -564,15 +566,15 @@ struct sugov_inv_out {
 };
 
 /**
- * sugov_inv_policy_freq_max() - freq_max of a policy in the formula
+ * sugov_inv_fmax_khz() - freq_max of the active choice in the formula
  * @in: the decision inputs
  *
  * Return: kHz; for overutil-detect the reference (its value while not
- * over-utilized).  An unknown policy behaves as max_boost.
+ * over-utilized).  An unknown choice behaves as max_boost.
  */
-static inline u32 sugov_inv_policy_freq_max(const struct sugov_inv_in *in)
+static inline u32 sugov_inv_fmax_khz(const struct sugov_inv_in *in)
 {
-	switch (in->policy) {
+	switch (in->fmax) {
 	case SUGOV_INV_MAX_P:
 		return in->max_p_khz;
 	case SUGOV_INV_MIDPOINT:
@@ -601,7 +603,7 @@ static inline u32 sugov_inv_policy_freq_max(const struct sugov_inv_in *in)
 static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 				    struct sugov_inv_out *out)
 {
-	bool noinv = in->policy == SUGOV_INV_NOINV;
+	bool noinv = in->fmax == SUGOV_INV_NOINV;
 	u32 util = noinv ? in->util_raw : in->util_inv;
 
 	out->reason = SUGOV_INV_REASON_FORMULA;
@@ -611,7 +613,7 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 	}
 	out->util = util;
 
-	if (in->policy == SUGOV_INV_OVERUTIL &&
+	if (in->fmax == SUGOV_INV_OVERUTIL &&
 	    sugov_inv_overutilized(in->util_raw, in->overutil_pct)) {
 		/* cpuinfo.max_freq unknown (0): the caps' highest instead */
 		out->freq_max_khz = in->cpu_max_khz ?: in->max_boost_khz;
@@ -620,7 +622,7 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 		return;
 	}
 
-	out->freq_max_khz = sugov_inv_policy_freq_max(in);
+	out->freq_max_khz = sugov_inv_fmax_khz(in);
 	out->raw_khz = sugov_inv_formula(in->headroom_pct, out->freq_max_khz,
 					 util);
 }
