@@ -138,14 +138,6 @@ static int amd_cppc_ratio_scale_khz(u32 khz, u32 ratio, u32 *out)
 	return 0;
 }
 
-/* Record why a decode failed, for the caller's one log line */
-static int amd_cppc_ratio_fail(const char **reason, int err, const char *why)
-{
-	if (reason)
-		*reason = why;
-	return err;
-}
-
 /* The ACPI CPPC ordering lowest <= lowest_nonlinear <= nominal, where known */
 static bool amd_cppc_ratio_levels_ok(const struct amd_cppc_raw *raw)
 {
@@ -192,32 +184,32 @@ int amd_cppc_ratio_decode_reason(const struct amd_cppc_raw *raw,
 	int ret;
 
 	if (!raw || !res)
-		return amd_cppc_ratio_fail(reason, -EINVAL, "NULL argument");
+		return freq_ratio_fail(reason, -EINVAL, "NULL argument");
 	if (raw->family < AMD_CPPC_RATIO_MIN_FAMILY)
-		return amd_cppc_ratio_fail(reason, -EOPNOTSUPP,
+		return freq_ratio_fail(reason, -EOPNOTSUPP,
 					   "family before 17h has no CPPC");
 
 	/* Linux: "Could not retrieve highest or nominal performance" */
 	if (!raw->highest_perf)
-		return amd_cppc_ratio_fail(reason, -ENODATA,
+		return freq_ratio_fail(reason, -ENODATA,
 					   "highest_perf missing (0)");
 	if (!raw->nominal_perf)
-		return amd_cppc_ratio_fail(reason, -ENODATA,
+		return freq_ratio_fail(reason, -ENODATA,
 					   "nominal_perf missing (0)");
 	if (!raw->nominal_freq_mhz)
-		return amd_cppc_ratio_fail(reason, -ENODATA,
+		return freq_ratio_fail(reason, -ENODATA,
 					   "nominal_freq missing (0)");
 	/* acpi-cpufreq: "nominal performance above highest" */
 	if (raw->highest_perf < raw->nominal_perf)
-		return amd_cppc_ratio_fail(reason, -EINVAL,
+		return freq_ratio_fail(reason, -EINVAL,
 					   "highest_perf below nominal_perf");
 	if (!amd_cppc_ratio_levels_ok(raw))
-		return amd_cppc_ratio_fail(reason, -EINVAL,
+		return freq_ratio_fail(reason, -EINVAL,
 					   "lowest_perf, lowest_nonlinear_perf or lowest_freq above nominal or out of order");
 
 	if (check_mul_overflow(raw->nominal_freq_mhz, 1000U, &r.max_p_khz) ||
 	    check_mul_overflow(raw->lowest_freq_mhz, 1000U, &r.lowest_freq_khz))
-		return amd_cppc_ratio_fail(reason, -ERANGE,
+		return freq_ratio_fail(reason, -ERANGE,
 					   "frequency overflows 32-bit kHz");
 
 	/* The 6.1 numerator, and the ratios it gives (cppc.c, acpi-cpufreq) */
@@ -225,7 +217,7 @@ int amd_cppc_ratio_decode_reason(const struct amd_cppc_raw *raw,
 								   raw->model);
 	/* Would be a ratio below 1024: refused, max_P would exceed max_boost */
 	if (r.kernel_highest_perf < raw->nominal_perf)
-		return amd_cppc_ratio_fail(reason, -EINVAL,
+		return freq_ratio_fail(reason, -EINVAL,
 					   "Linux 6.1 numerator below nominal_perf (ratio below 1024)");
 	ret = amd_cppc_ratio_of(r.kernel_highest_perf, raw->nominal_perf,
 				&r.kernel_boost_ratio);
@@ -264,14 +256,13 @@ int amd_cppc_ratio_decode_reason(const struct amd_cppc_raw *raw,
 		r.boost_ratio = r.kernel_boost_ratio;
 		r.max_boost_khz = r.kernel_max_freq_khz;
 	}
-	r.midpoint_khz = amd_cppc_ratio_midpoint_khz(r.max_p_khz,
-						     r.max_boost_khz);
+	r.midpoint_khz = freq_ratio_midpoint_khz(r.max_p_khz, r.max_boost_khz);
 
 	*res = r;
 	return 0;
 
 range:
-	return amd_cppc_ratio_fail(reason, ret,
+	return freq_ratio_fail(reason, ret,
 				   "ratio rounds to 0 or exceeds 32 bits, or frequency overflows 32-bit kHz");
 }
 EXPORT_SYMBOL_FREQ_INV(amd_cppc_ratio_decode_reason);

@@ -22,6 +22,8 @@
 
 #include <linux/types.h>
 
+#include "freq_ratio.h"
+
 /* Fixed-point one, as SCHED_CAPACITY_SCALE (kept local: usable in tools/) */
 #define AMD_CPPC_RATIO_SCALE		1024U
 #define AMD_CPPC_RATIO_SHIFT		10
@@ -117,19 +119,5 @@ int amd_cppc_ratio_decode_reason(const struct amd_cppc_raw *raw,
 				 struct amd_cppc_ratio_result *res,
 				 const char **reason);
 const char *amd_cppc_ratio_rule_name(enum amd_cppc_boost_rule rule);
-
-/**
- * amd_cppc_ratio_midpoint_khz() - midpoint of two frequencies, no overflow
- * @max_p_khz: highest non-boost frequency, kHz
- * @max_boost_khz: highest boost frequency, kHz
- *
- * Context: any.
- * Return: (@max_p_khz + @max_boost_khz) / 2 rounded down, in kHz.
- */
-static inline u32 amd_cppc_ratio_midpoint_khz(u32 max_p_khz, u32 max_boost_khz)
-{
-	/* Halve first so two values near U32_MAX cannot wrap */
-	return max_p_khz / 2 + max_boost_khz / 2 + (max_p_khz & max_boost_khz & 1);
-}
 
 #endif /* _AMD_CPPC_RATIO_H */

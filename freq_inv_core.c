@@ -800,8 +800,7 @@ static void freq_inv_derive(const struct freq_inv_stored *st, bool boost_off,
 
 	caps->max_p_khz = st->max_p_khz;
 	caps->max_boost_khz = max_boost;
-	caps->midpoint_khz = amd_cppc_ratio_midpoint_khz(st->max_p_khz,
-							 max_boost);
+	caps->midpoint_khz = freq_ratio_midpoint_khz(st->max_p_khz, max_boost);
 	caps->kernel_ratio = st->kernel_ratio;
 	caps->source = st->source;
 
@@ -995,7 +994,7 @@ static int freq_inv_cpufreq_khz(unsigned int cpu, u32 *khz,
  * @sample: the sample freq_inv_sample_prepare() or the previous call of
  *	this function filled; @sample->cpu must be the current CPU
  * @khz: set to the average delivered frequency, kHz
- * @src: set to who answered
+ * @src: set to who answered; NULL when the caller does not need it
  *
  * With X86_FEATURE_APERFMPERF: max_P * dAPERF / dMPERF over the window
  * since the previous snapshot (IA32_MPERF, MSR 0xe7, ticks at the max_P
@@ -1014,20 +1013,23 @@ static int freq_inv_cpufreq_khz(unsigned int cpu, u32 *khz,
  * Context: on @sample->cpu with IRQs disabled (the update_util hook, or
  * an smp_call_function_single() callback), with the CPU's policy kept
  * alive (its governor, or a cpufreq_cpu_get() reference).
- * Return: 0 with @khz and @src set; -EINVAL for a NULL argument or a call
- * on another CPU than @sample->cpu (nothing is changed); -ENODATA when
+ * Return: 0 with @khz (and @src) set; -EINVAL for a NULL @sample or @khz
+ * or a call on another CPU than @sample->cpu (nothing is changed); -ENODATA when
  * the counters cannot answer and the CPU has no cpufreq policy or its
  * current frequency is unknown.
  */
 int freq_inv_delivered_khz(struct freq_inv_sample *sample, u32 *khz,
 			   enum freq_inv_deliv_source *src)
 {
+	enum freq_inv_deliv_source unused;
 	struct freq_inv_stored st;
 	u64 aperf, mperf, da, dm;
 	unsigned int cpu;
 
-	if (!sample || !khz || !src)
+	if (!sample || !khz)
 		return -EINVAL;
+	if (!src)
+		src = &unused;
 	cpu = smp_processor_id();
 	if (sample->cpu != cpu)
 		return -EINVAL;

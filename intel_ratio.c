@@ -227,14 +227,6 @@ static int intel_ratio_khz(u32 ratio, u32 bus_khz, u32 *khz)
 	return 0;
 }
 
-/* Record why a decode failed, for the caller's one log line */
-static int intel_ratio_fail(const char **reason, int err, const char *why)
-{
-	if (reason)
-		*reason = why;
-	return err;
-}
-
 /*
  * Pick base, 1-core turbo and the kernel's turbo ratio as 6.1 does;
  * sanity checks follow in intel_ratio_decode_reason().
@@ -274,7 +266,7 @@ static int intel_ratio_pick(const struct intel_ratio_raw *raw,
 		r->turbo_1c = intel_ratio_byte(trl, 1);
 		/* 6.1 never tries another rule here: it returns true */
 		if (intel_ratio_knl(raw, &r->kernel_turbo))
-			return intel_ratio_fail(reason, -EINVAL,
+			return freq_ratio_fail(reason, -EINVAL,
 						"KNL: no usable turbo ratio delta");
 		goto base;
 	}
@@ -290,7 +282,7 @@ static int intel_ratio_pick(const struct intel_ratio_raw *raw,
 
 	/* core_set_max_freq_ratio(): both MSRs or no invariance at all */
 	if (!intel_ratio_has(raw, core))
-		return intel_ratio_fail(reason, -ENODATA,
+		return freq_ratio_fail(reason, -ENODATA,
 					"MSR_PLATFORM_INFO or MSR_TURBO_RATIO_LIMIT unreadable");
 	r->turbo_1c = intel_ratio_byte(trl, 0);
 	r->kernel_turbo = intel_ratio_byte(trl, 3);
@@ -336,9 +328,9 @@ int intel_ratio_decode_reason(const struct intel_ratio_raw *raw,
 	int ret;
 
 	if (!raw || !res)
-		return intel_ratio_fail(reason, -EINVAL, "NULL argument");
+		return freq_ratio_fail(reason, -EINVAL, "NULL argument");
 	if (raw->family != INTEL_RATIO_FAMILY)
-		return intel_ratio_fail(reason, -EOPNOTSUPP,
+		return freq_ratio_fail(reason, -EOPNOTSUPP,
 					"not family 6: Linux 6.1 has no rule");
 
 	ret = intel_ratio_pick(raw, &r, reason);
@@ -347,26 +339,26 @@ int intel_ratio_decode_reason(const struct intel_ratio_raw *raw,
 
 	/* 6.1: "Couldn't determine cpu base or turbo frequency" */
 	if (!r.base)
-		return intel_ratio_fail(reason, -EINVAL, "base ratio is 0");
+		return freq_ratio_fail(reason, -EINVAL, "base ratio is 0");
 	if (!r.kernel_turbo)
-		return intel_ratio_fail(reason, -EINVAL,
+		return freq_ratio_fail(reason, -EINVAL,
 					"turbo ratio byte Linux uses is 0");
 	if (!r.turbo_1c)
-		return intel_ratio_fail(reason, -EINVAL,
+		return freq_ratio_fail(reason, -EINVAL,
 					"1-core turbo ratio is 0");
 	/* 6.1 accepts these; a ratio below 1024 would make max_P > max_boost */
 	if (r.kernel_turbo < r.base)
-		return intel_ratio_fail(reason, -EINVAL,
+		return freq_ratio_fail(reason, -EINVAL,
 					"turbo ratio below base (ratio below 1024)");
 	if (r.turbo_1c < r.kernel_turbo)
-		return intel_ratio_fail(reason, -EINVAL,
+		return freq_ratio_fail(reason, -EINVAL,
 					"1-core turbo below the turbo ratio Linux uses");
 
 	/* 8-bit ratios: turbo * 1024 fits easily, base is non-zero */
 	ratio = div_u64((u64)r.kernel_turbo << INTEL_RATIO_SHIFT, r.base);
 	/* 6.1: "Non-zero turbo and base frequencies led to a 0 ratio" */
 	if (!ratio || ratio > U32_MAX)
-		return intel_ratio_fail(reason, -ERANGE, "ratio rounds to 0");
+		return freq_ratio_fail(reason, -ERANGE, "ratio rounds to 0");
 	r.turbo_freq_ratio = ratio;
 	r.boost_ratio = div_u64((u64)r.turbo_1c << INTEL_RATIO_SHIFT, r.base);
 
@@ -385,7 +377,7 @@ int intel_ratio_decode_reason(const struct intel_ratio_raw *raw,
 			      &r.max_boost_khz);
 	if (ret)
 		goto range;
-	r.midpoint_khz = intel_ratio_midpoint_khz(r.max_p_khz, r.max_boost_khz);
+	r.midpoint_khz = freq_ratio_midpoint_khz(r.max_p_khz, r.max_boost_khz);
 
 	ratio = ((u64)r.max_p_khz * r.kernel_ratio) >> INTEL_RATIO_SHIFT;
 	if (ratio > U32_MAX) {
@@ -398,7 +390,7 @@ int intel_ratio_decode_reason(const struct intel_ratio_raw *raw,
 	return 0;
 
 range:
-	return intel_ratio_fail(reason, ret, "frequency overflows 32-bit kHz");
+	return freq_ratio_fail(reason, ret, "frequency overflows 32-bit kHz");
 }
 EXPORT_SYMBOL_FREQ_INV(intel_ratio_decode_reason);
 

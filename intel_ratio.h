@@ -24,6 +24,8 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
+#include "freq_ratio.h"
+
 /* Fixed-point one, as SCHED_CAPACITY_SCALE (kept local: usable in tools/) */
 #define INTEL_RATIO_SCALE		1024U
 #define INTEL_RATIO_SHIFT		10
@@ -158,19 +160,5 @@ int intel_ratio_decode_reason(const struct intel_ratio_raw *raw,
 			      struct intel_ratio_result *res,
 			      const char **reason);
 const char *intel_ratio_path_name(enum intel_ratio_path path);
-
-/**
- * intel_ratio_midpoint_khz() - midpoint of two frequencies, no overflow
- * @max_p_khz: highest non-turbo frequency, kHz
- * @max_boost_khz: highest turbo frequency, kHz
- *
- * Context: any.
- * Return: (@max_p_khz + @max_boost_khz) / 2 rounded down, in kHz.
- */
-static inline u32 intel_ratio_midpoint_khz(u32 max_p_khz, u32 max_boost_khz)
-{
-	/* Halve first so two values near U32_MAX cannot wrap */
-	return max_p_khz / 2 + max_boost_khz / 2 + (max_p_khz & max_boost_khz & 1);
-}
 
 #endif /* _INTEL_RATIO_H */

@@ -76,7 +76,7 @@
  *	update_lock (a mutex taken by governor_sysfs_ops around every store)
  *	serializes the writers below
  * @rate_limit_us: minimum time between two evaluations of a policy, us
- * @freq_max_policy: enum sugov_inv_policy
+ * @freq_max_policy: enum sugov_inv_fmax
  * @headroom_pct: headroom, percent (125 = 1.25)
  * @overutil_pct: overutil-detect's busy threshold, percent
  * @halflife_ms: half-life of the util average, ms
@@ -332,11 +332,12 @@ static void sugov_inv_get_caps(unsigned int cpu, struct cpufreq_policy *policy,
 }
 
 /*
- * Read the local CPU's idle clock: idle + iowait time and the wall clock,
- * both in us.  I/O wait counts as idle: the CPU runs nothing, exactly as
- * PELT sees it.  get_cpu_idle_time_us() is only ever asked about this CPU
- * and with a NULL last_update_time: on 6.1 a non-NULL one updates the
- * statistics of the CPU it names without any protection.
+ * Read @cpu's idle clock: idle + iowait time and the wall clock, both in
+ * us.  I/O wait counts as idle: the CPU runs nothing, exactly as PELT sees
+ * it.  The local CPU in its hook, or (sugov_inv_project()) another CPU of
+ * a shared policy, only ever with a NULL last_update_time, as /proc/stat
+ * reads it: on 6.1 a non-NULL one updates the statistics of the CPU it
+ * names without any protection.
  *
  * With NOHZ inactive (nohz=off) get_cpu_idle_time_us() returns -1; then
  * get_cpu_idle_time() answers from the tick's cputime accounting
@@ -365,7 +366,6 @@ static void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct cpufreq_policy *policy = sgp->policy;
 	struct freq_inv_caps caps;
-	enum freq_inv_deliv_source src;
 	u64 wall_us, idle_us, halflife_ns;
 	u32 khz;
 
@@ -383,7 +383,7 @@ static void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
 	 * counters for the next window.  No answer at all (no policy seen
 	 * by freq_invariance): the current frequency is the best guess.
 	 */
-	if (freq_inv_delivered_khz(&sgc->sample, &khz, &src) || !khz)
+	if (freq_inv_delivered_khz(&sgc->sample, &khz, NULL) || !khz)
 		khz = READ_ONCE(policy->cur);
 	sgc->deliv_khz = khz;
 
@@ -443,18 +443,17 @@ static void sugov_inv_maybe_sample(struct sugov_inv_cpu *sgc, u64 time,
 }
 
 /*
- * Bring the estimate of a CPU of a shared policy whose hook has not run
- * for SUGOV_INV_STALE_NS up to date, into @est (the CPU's own state is
- * left to the CPU): the time since its last window is folded in as a
- * window of its own, with the idle time its idle clock shows.  A CPU idle
- * all along then decays as PELT's blocked util does, one that ran all
- * along (a tickless or host-starved CPU) keeps its util.  The idle clock
- * of another CPU is only read, with a NULL last_update_time (as
- * /proc/stat does); a reading that went backwards counts as no idle.
- * Returns false when there is no idle clock (nohz=off): the CPU is then
- * ignored, its data describes the past.
+ * Bring the estimate of a CPU of a shared policy that has not closed a
+ * window for SUGOV_INV_STALE_NS (plus the rate limit) up to date, into @est
+ * (the CPU's own state is left to the CPU): the time since its last
+ * window is folded in as a window of its own, with the idle time its idle
+ * clock shows (sugov_inv_read_idle(), the same clock and the same
+ * nohz=off fallback its own windows use).  A CPU idle all along then
+ * decays as PELT's blocked util does, one that ran all along (a tickless
+ * or host-starved CPU) keeps its util.  A reading that went backwards
+ * counts as no idle; a CPU that never sampled has nothing to project.
  */
-static bool sugov_inv_project(struct sugov_inv_cpu *j_sgc,
+static void sugov_inv_project(struct sugov_inv_cpu *j_sgc,
 			      struct sugov_inv_est *est)
 {
 	struct sugov_inv_policy_data *sgp = j_sgc->sgp;
@@ -464,14 +463,10 @@ static bool sugov_inv_project(struct sugov_inv_cpu *j_sgc,
 	lockdep_assert_held(&sgp->update_lock);
 
 	*est = j_sgc->est;
-	idle_us = get_cpu_idle_time_us(j_sgc->cpu, NULL);
-	if (idle_us == -1ULL)
-		return false;
 	if (!j_sgc->sampled)
-		return true;
+		return;
 
-	idle_us += get_cpu_iowait_time_us(j_sgc->cpu, NULL);
-	wall_us = ktime_to_us(ktime_get());
+	sugov_inv_read_idle(j_sgc->cpu, &wall_us, &idle_us);
 	sugov_inv_get_caps(j_sgc->cpu, sgp->policy, &caps);
 	sugov_inv_est_update(est,
 			     sugov_inv_since(wall_us, j_sgc->sample_wall_us),
@@ -480,7 +475,6 @@ static bool sugov_inv_project(struct sugov_inv_cpu *j_sgc,
 			     caps.reference_khz,
 			     (u64)READ_ONCE(sgp->tunables->halflife_ms) *
 			     NSEC_PER_MSEC);
-	return true;
 }
 
 /*
@@ -518,11 +512,11 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 		 * at least once per rate-limit period plus a tick.  One that
 		 * never sampled has nothing to project and counts as 0.
 		 */
-		est = j_sgc->est;
 		if (j_sgc != sgc &&
-		    sugov_inv_stale(time, j_sgc->sample_time + delay_ns) &&
-		    !sugov_inv_project(j_sgc, &est))
-			continue;
+		    sugov_inv_stale(time, j_sgc->sample_time + delay_ns))
+			sugov_inv_project(j_sgc, &est);
+		else
+			est = j_sgc->est;
 
 		util = sugov_inv_est_util(&est);
 		if (util > in->util_inv) {
@@ -622,7 +616,7 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	}
 
 	sugov_inv_get_caps(sgc->cpu, policy, &caps);
-	in.policy = READ_ONCE(tunables->freq_max_policy);
+	in.fmax = READ_ONCE(tunables->freq_max_policy);
 	in.headroom_pct = READ_ONCE(tunables->headroom_pct);
 	in.overutil_pct = READ_ONCE(tunables->overutil_pct);
 	in.cur_khz = READ_ONCE(policy->cur);
@@ -683,7 +677,7 @@ static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	WRITE_ONCE(sgc->stats.last_next, next);
 
 	trace_sugov_inv_decision(sgc->cpu, policy->cpu, out.util, in.util_raw,
-				 top->deliv_khz, in.policy, out.freq_max_khz,
+				 top->deliv_khz, in.fmax, out.freq_max_khz,
 				 out.raw_khz, next, reason, request);
 }
 
@@ -817,6 +811,24 @@ static struct sugov_inv_tunables *global_tunables;
 /* Protects global_tunables and the tunables' policy lists in init/exit */
 static DEFINE_MUTEX(global_tunables_lock);
 
+/* sysfs and module-parameter spelling; indexed by enum sugov_inv_fmax */
+static const char * const sugov_inv_fmax_names[] = {
+	[SUGOV_INV_MAX_P]	= "max_P",
+	[SUGOV_INV_MIDPOINT]	= "midpoint",
+	[SUGOV_INV_MAX_BOOST]	= "max_boost",
+	[SUGOV_INV_OVERUTIL]	= "overutil-detect",
+	[SUGOV_INV_NOINV]	= "noinv",
+};
+
+/* debugfs column names; indexed by enum sugov_inv_reason */
+static const char * const sugov_inv_reason_names[] = {
+	[SUGOV_INV_REASON_FORMULA]	= "formula",
+	[SUGOV_INV_REASON_OVERUTIL]	= "overutil",
+	[SUGOV_INV_REASON_IOWAIT]	= "iowait",
+	[SUGOV_INV_REASON_HOLD]		= "hold",
+	[SUGOV_INV_REASON_LIMITS]	= "limits",
+};
+
 static inline struct sugov_inv_tunables *
 to_sugov_inv_tunables(struct gov_attr_set *attr_set)
 {
@@ -888,9 +900,9 @@ static ssize_t freq_max_policy_show(struct gov_attr_set *attr_set, char *buf)
 	unsigned int i;
 
 	/* The kernel habit: every choice, the active one in brackets */
-	for (i = 0; i < SUGOV_INV_NR_POLICIES; i++)
+	for (i = 0; i < SUGOV_INV_NR_FMAX; i++)
 		len += sysfs_emit_at(buf, len, i == active ? "%s[%s]" : "%s%s",
-				     i ? " " : "", sugov_inv_policy_names[i]);
+				     i ? " " : "", sugov_inv_fmax_names[i]);
 	len += sysfs_emit_at(buf, len, "\n");
 	return len;
 }
@@ -906,7 +918,7 @@ static ssize_t freq_max_policy_store(struct gov_attr_set *attr_set,
 	/* Exact names only (a trailing newline is allowed) */
 	if (sugov_inv_embedded_nul(buf, count))
 		return -EINVAL;
-	i = sysfs_match_string(sugov_inv_policy_names, buf);
+	i = sysfs_match_string(sugov_inv_fmax_names, buf);
 	if (i < 0)
 		return i;
 
@@ -1478,7 +1490,7 @@ static int __init sugov_inv_check_params(void)
 	unsigned int i;
 	int ret;
 
-	ret = sysfs_match_string(sugov_inv_policy_names, default_policy_arg);
+	ret = sysfs_match_string(sugov_inv_fmax_names, default_policy_arg);
 	if (ret < 0 || default_policy_truncated) {
 		pr_err("default_policy=%s%s: not one of max_P midpoint max_boost overutil-detect noinv\n",
 		       default_policy_arg,

@@ -87,33 +87,31 @@
 #define SUGOV_INV_LAG_MAX_US		(32ULL * USEC_PER_SEC)
 
 /**
- * enum sugov_inv_policy - which frequency stands for freq_max in the formula
- * @SUGOV_INV_MAX_P: the highest non-boost P-state (seed: sugov-P0)
- * @SUGOV_INV_MIDPOINT: (max_P + max_boost) / 2 (seed: sugov-mid)
- * @SUGOV_INV_MAX_BOOST: the highest reachable frequency (seed: sugov-max)
+ * enum sugov_inv_fmax - which frequency stands for freq_max in the formula
+ * @SUGOV_INV_MAX_P: the highest non-boost P-state
+ * @SUGOV_INV_MIDPOINT: (max_P + max_boost) / 2
+ * @SUGOV_INV_MAX_BOOST: the highest reachable frequency
  * @SUGOV_INV_OVERUTIL: the reference, but the policy's highest frequency
- *	while the CPU is over-utilized (seed 002's proposed fix)
- * @SUGOV_INV_NOINV: the current frequency, util not scaled (sugov-noinv)
- * @SUGOV_INV_NR_POLICIES: number of policies
+ *	while the CPU is over-utilized: the fix Giovanni Gherdovich proposed
+ *	for schedutil on LKML in January 2021 (quoted by Phoronix on
+ *	27 January 2021), in no kernel
+ * @SUGOV_INV_NOINV: the current frequency, util not scaled (schedutil
+ *	without frequency invariance)
+ * @SUGOV_INV_NR_FMAX: number of choices
  *
- * The order is the order sysfs lists them in.
+ * The freq_max_policy tunable (sysfs keeps that name) picks one; "policy"
+ * elsewhere is the cpufreq policy.  The first three and noinv are the
+ * configurations of Gherdovich's AMD EPYC measurements (sugov-P0,
+ * sugov-mid, sugov-max, sugov-noinv).  The order is the order sysfs
+ * lists them in.
  */
-enum sugov_inv_policy {
+enum sugov_inv_fmax {
 	SUGOV_INV_MAX_P,
 	SUGOV_INV_MIDPOINT,
 	SUGOV_INV_MAX_BOOST,
 	SUGOV_INV_OVERUTIL,
 	SUGOV_INV_NOINV,
-	SUGOV_INV_NR_POLICIES,
-};
-
-/* sysfs and module-parameter spelling; indexed by enum sugov_inv_policy */
-static const char * const sugov_inv_policy_names[] __maybe_unused = {
-	[SUGOV_INV_MAX_P]	= "max_P",
-	[SUGOV_INV_MIDPOINT]	= "midpoint",
-	[SUGOV_INV_MAX_BOOST]	= "max_boost",
-	[SUGOV_INV_OVERUTIL]	= "overutil-detect",
-	[SUGOV_INV_NOINV]	= "noinv",
+	SUGOV_INV_NR_FMAX,
 };
 
 /**
@@ -132,14 +130,6 @@ enum sugov_inv_reason {
 	SUGOV_INV_REASON_HOLD,
 	SUGOV_INV_REASON_LIMITS,
 	SUGOV_INV_NR_REASONS,
-};
-
-static const char * const sugov_inv_reason_names[] __maybe_unused = {
-	[SUGOV_INV_REASON_FORMULA]	= "formula",
-	[SUGOV_INV_REASON_OVERUTIL]	= "overutil",
-	[SUGOV_INV_REASON_IOWAIT]	= "iowait",
-	[SUGOV_INV_REASON_HOLD]		= "hold",
-	[SUGOV_INV_REASON_LIMITS]	= "limits",
 };
 
 /* ------------------------------------------------------------------------
@@ -176,33 +166,6 @@ static inline bool sugov_inv_saturated(u32 busy)
 }
 
 /**
- * sugov_inv_util_input() - instantaneous invariant util of a window
- * @busy: busy fraction of the window, capacity units
- * @deliv_khz: average frequency delivered while busy in the window
- * @ref_khz: the frequency capacity 1024 stands for
- *
- * min(busy * deliv / ref, 1) * 1024, except that a saturated window gives
- * full util whatever the frequency (see SUGOV_INV_BUSY_FULL_SLACK).
- * A zero @ref_khz (caps unknown) leaves @busy unscaled rather than divide
- * by zero.  This is what a constant load converges to; how fast, and how
- * runs of saturated windows count, is sugov_inv_est_update()'s business.
- *
- * Return: capacity units, 0..1024.
- */
-static inline u32 sugov_inv_util_input(u32 busy, u32 deliv_khz, u32 ref_khz)
-{
-	u64 util;
-
-	if (sugov_inv_saturated(busy))
-		return SUGOV_INV_CAP;
-	if (!ref_khz)
-		return min(busy, SUGOV_INV_CAP);
-	/* busy <= 1024 (11 bits) times a u32: fits in 43 bits */
-	util = div_u64((u64)busy * deliv_khz, ref_khz);
-	return (u32)min_t(u64, util, SUGOV_INV_CAP);
-}
-
-/**
  * sugov_inv_busy_input() - instantaneous non-invariant util of a window
  * @busy: busy fraction of the window, capacity units
  *
@@ -218,21 +181,6 @@ static inline u32 sugov_inv_busy_input(u32 busy)
 	return min(busy, SUGOV_INV_CAP);
 }
 
-/*
- * 2^(-i/32) in units of 1/65536 for i = 0..32: the fractional part of the
- * decay exponent, interpolated linearly between entries (largest error
- * 1e-4 of full weight: 0.1 capacity units).  The integer
- * part of the exponent is a right shift, as PELT's decay_load() does with
- * its own y^n table.
- */
-static const u32 sugov_inv_exp2_frac[33] __maybe_unused = {
-	65536, 64132, 62757, 61413, 60097, 58809, 57549, 56316,
-	55109, 53928, 52773, 51642, 50535, 49452, 48393, 47356,
-	46341, 45348, 44376, 43425, 42495, 41584, 40693, 39821,
-	38968, 38133, 37316, 36516, 35734, 34968, 34219, 33486,
-	32768,
-};
-
 /**
  * sugov_inv_decay_factor() - weight the old value keeps after @dt_ns
  * @dt_ns: elapsed time
@@ -244,6 +192,20 @@ static const u32 sugov_inv_exp2_frac[33] __maybe_unused = {
  */
 static inline u32 sugov_inv_decay_factor(u64 dt_ns, u64 halflife_ns)
 {
+	/*
+	 * 2^(-i/32) in units of 1/65536 for i = 0..32: the fractional part of
+	 * the exponent, interpolated linearly between entries (largest error
+	 * 1e-4 of full weight: 0.1 capacity units).  The integer part is a
+	 * right shift, as PELT's decay_load() does with its own y^n table.
+	 * In the function, so that only the objects that use it hold a copy.
+	 */
+	static const u32 exp2_frac[33] = {
+		65536, 64132, 62757, 61413, 60097, 58809, 57549, 56316,
+		55109, 53928, 52773, 51642, 50535, 49452, 48393, 47356,
+		46341, 45348, 44376, 43425, 42495, 41584, 40693, 39821,
+		38968, 38133, 37316, 36516, 35734, 34968, 34219, 33486,
+		32768,
+	};
 	u64 halvings, rem, pos;
 	u32 idx, sub, hi, lo, f;
 
@@ -265,8 +227,8 @@ static inline u32 sugov_inv_decay_factor(u64 dt_ns, u64 halflife_ns)
 	idx = (u32)pos >> 10;
 	sub = (u32)pos & 1023;
 
-	hi = sugov_inv_exp2_frac[idx];
-	lo = sugov_inv_exp2_frac[idx + 1];
+	hi = exp2_frac[idx];
+	lo = exp2_frac[idx + 1];
 	/* hi - lo < 1500 and sub < 1024: the product fits in u32 */
 	f = hi - (((hi - lo) * sub + 512) >> 10);
 
@@ -305,7 +267,6 @@ static inline u32 sugov_inv_blend(u32 prev, u32 input, u32 factor)
  * struct sugov_inv_est - one CPU's utilization estimate
  * @util_inv_fp: smoothed invariant util, capacity units << SUGOV_INV_EST_SHIFT
  * @util_raw_fp: smoothed busy fraction (not scaled by frequency), same units
- * @busy: busy fraction of the latest window, capacity units
  * @lag_us: how far the PELT-like clock is behind real time, us: running
  *	below the reference without idling
  *
@@ -315,7 +276,6 @@ static inline u32 sugov_inv_blend(u32 prev, u32 input, u32 factor)
 struct sugov_inv_est {
 	u32 util_inv_fp;
 	u32 util_raw_fp;
-	u32 busy;
 	u64 lag_us;
 };
 
@@ -372,7 +332,6 @@ static inline void sugov_inv_est_update(struct sugov_inv_est *est,
 	wall_ns = wall_us * NSEC_PER_USEC;
 	busy = sugov_inv_busy(wall_us, idle_us);
 	in_raw = sugov_inv_busy_input(busy);
-	est->busy = busy;
 	est->util_raw_fp = sugov_inv_blend(est->util_raw_fp,
 					   in_raw << SUGOV_INV_EST_SHIFT,
 					   sugov_inv_decay_factor(wall_ns,
@@ -564,7 +523,7 @@ static inline bool sugov_inv_overutilized(u32 busy, u32 threshold_pct)
 
 /**
  * struct sugov_inv_in - everything one decision depends on
- * @policy: active freq_max policy
+ * @fmax: the active freq_max choice (the freq_max_policy tunable)
  * @util_inv: smoothed invariant util (max over the policy's CPUs)
  * @util_raw: smoothed busy fraction, not scaled (max over the CPUs)
  * @boost: iowait boost (max over the CPUs), capacity units
@@ -578,7 +537,7 @@ static inline bool sugov_inv_overutilized(u32 busy, u32 threshold_pct)
  * @overutil_pct: over-utilization threshold tunable
  */
 struct sugov_inv_in {
-	enum sugov_inv_policy policy;
+	enum sugov_inv_fmax fmax;
 	u32 util_inv;
 	u32 util_raw;
 	u32 boost;
@@ -607,15 +566,15 @@ struct sugov_inv_out {
 };
 
 /**
- * sugov_inv_policy_freq_max() - freq_max of a policy in the formula
+ * sugov_inv_fmax_khz() - freq_max of the active choice in the formula
  * @in: the decision inputs
  *
  * Return: kHz; for overutil-detect the reference (its value while not
- * over-utilized).  An unknown policy behaves as max_boost.
+ * over-utilized).  An unknown choice behaves as max_boost.
  */
-static inline u32 sugov_inv_policy_freq_max(const struct sugov_inv_in *in)
+static inline u32 sugov_inv_fmax_khz(const struct sugov_inv_in *in)
 {
-	switch (in->policy) {
+	switch (in->fmax) {
 	case SUGOV_INV_MAX_P:
 		return in->max_p_khz;
 	case SUGOV_INV_MIDPOINT:
@@ -644,7 +603,7 @@ static inline u32 sugov_inv_policy_freq_max(const struct sugov_inv_in *in)
 static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 				    struct sugov_inv_out *out)
 {
-	bool noinv = in->policy == SUGOV_INV_NOINV;
+	bool noinv = in->fmax == SUGOV_INV_NOINV;
 	u32 util = noinv ? in->util_raw : in->util_inv;
 
 	out->reason = SUGOV_INV_REASON_FORMULA;
@@ -654,7 +613,7 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 	}
 	out->util = util;
 
-	if (in->policy == SUGOV_INV_OVERUTIL &&
+	if (in->fmax == SUGOV_INV_OVERUTIL &&
 	    sugov_inv_overutilized(in->util_raw, in->overutil_pct)) {
 		/* cpuinfo.max_freq unknown (0): the caps' highest instead */
 		out->freq_max_khz = in->cpu_max_khz ?: in->max_boost_khz;
@@ -663,7 +622,7 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 		return;
 	}
 
-	out->freq_max_khz = sugov_inv_policy_freq_max(in);
+	out->freq_max_khz = sugov_inv_fmax_khz(in);
 	out->raw_khz = sugov_inv_formula(in->headroom_pct, out->freq_max_khz,
 					 util);
 }

@@ -66,7 +66,7 @@ TRACE_DEFINE_ENUM(SUGOV_INV_REASON_LIMITS);
 TRACE_EVENT(sugov_inv_decision,
 	    TP_PROTO(unsigned int cpu, unsigned int policy_cpu, u32 util,
 		     u32 busy, u32 deliv_khz,
-		     enum sugov_inv_policy freq_max_policy, u32 freq_max_khz,
+		     enum sugov_inv_fmax freq_max_policy, u32 freq_max_khz,
 		     u32 raw_khz, u32 next_khz, enum sugov_inv_reason reason,
 		     bool request),
 	    TP_ARGS(cpu, policy_cpu, util, busy, deliv_khz, freq_max_policy,

@@ -3,7 +3,8 @@
  * KUnit suite amd_cppc_ratio: the AMD CPPC decoder (amd_cppc_ratio.c)
  * against Linux 6.1's arithmetic, with real CPUs' published CPPC values
  * from ../shared/data/cpus.md, model edges of amd_get_highest_perf(),
- * the EPYC 7742 seed's frequencies and every malformed input.
+ * the EPYC 7742's frequencies (the machine of Gherdovich's January 2021
+ * EPYC patch on LKML) and every malformed input.
  *
  * Expectations are written in the tables as the rule itself, e.g.
  * RATIO(166, 152) for 166 * 1024 / 152, never as the decoder's output;
@@ -405,7 +406,7 @@ static void amd_null_test(struct kunit *test)
 }
 
 /*
- * Seed machine EPYC 7742: only frequencies are published (AIDA64 P-state
+ * EPYC 7742 (Gherdovich's 2021 EPYC machine): only frequencies are published (AIDA64 P-state
  * MSRs in InstLatx64 AuthenticAMD0830F10_K17_Rome_CPUID.txt: P0 2250 MHz;
  * boost 3400 MHz, LKML 20210121003223.20257-1-ggherdovich@suse.cz).
  * midpoint = (2250000 + 3400000) / 2; and no wrap near U32_MAX.
@@ -413,14 +414,13 @@ static void amd_null_test(struct kunit *test)
 static void amd_midpoint_test(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, (2250000U + 3400000U) / 2,
-			amd_cppc_ratio_midpoint_khz(2250000, 3400000));
+			freq_ratio_midpoint_khz(2250000, 3400000));
 	KUNIT_EXPECT_EQ(test, 2825000U,
-			amd_cppc_ratio_midpoint_khz(3400000, 2250000));
-	KUNIT_EXPECT_EQ(test, U32_MAX, amd_cppc_ratio_midpoint_khz(U32_MAX,
-								   U32_MAX));
+			freq_ratio_midpoint_khz(3400000, 2250000));
+	KUNIT_EXPECT_EQ(test, U32_MAX, freq_ratio_midpoint_khz(U32_MAX, U32_MAX));
 	KUNIT_EXPECT_EQ(test, U32_MAX - 1,
-			amd_cppc_ratio_midpoint_khz(U32_MAX, U32_MAX - 1));
-	KUNIT_EXPECT_EQ(test, 1U, amd_cppc_ratio_midpoint_khz(1, 1));
+			freq_ratio_midpoint_khz(U32_MAX, U32_MAX - 1));
+	KUNIT_EXPECT_EQ(test, 1U, freq_ratio_midpoint_khz(1, 1));
 }
 
 static struct kunit_case amd_cppc_ratio_test_cases[] = {

@@ -3,7 +3,8 @@
  * KUnit suite intel_ratio: the Intel MSR decoder (intel_ratio.c) against
  * Linux 6.1's intel_set_max_freq_ratio() (arch/x86/kernel/cpu/aperfmperf.c),
  * with real CPUs' published MSR values from ../shared/data/cpus.md, the
- * Xeon E5-2687W v3 seed's frequencies, synthetic rows for each path and
+ * Xeon E5-2687W v3's frequencies (Phoronix's Linux 4.4 governor tests),
+ * synthetic rows for each path and
  * fallback to the next rule, the bus clocks of intel_ratio_bus_khz(), and every
  * malformed input.
  *
@@ -183,10 +184,10 @@ static const struct intel_case intel_cases[] = {
 	},
 	{
 		/*
-		 * Seed Xeon E5-2687W v3: only 3.1 GHz base and 3.5 GHz turbo
+		 * Xeon E5-2687W v3: only 3.1 GHz base and 3.5 GHz turbo
 		 * are published; MSRs synthesised from them (31, 1C 35)
 		 */
-		.name = "seed E5-2687W v3 3.1/3.5 GHz (synthetic MSRs)",
+		.name = "E5-2687W v3 3.1/3.5 GHz (synthetic MSRs)",
 		.family = 6, .model = 0x3f, .have = HAVE_CORE,
 		.pi = 0x1f00, .trl = 0x23,
 		.path = INTEL_RATIO_PATH_CORE_1C,
@@ -513,17 +514,17 @@ static void intel_null_test(struct kunit *test)
 }
 
 /*
- * Seed Xeon E5-2687W v3 (3.1 GHz base, 3.5 GHz turbo, Intel ARK):
+ * Xeon E5-2687W v3 (3.1 GHz base, 3.5 GHz turbo, Intel ARK):
  * midpoint (3100000 + 3500000) / 2; and no wrap near U32_MAX.
  */
 static void intel_midpoint_test(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, (3100000U + 3500000U) / 2,
-			intel_ratio_midpoint_khz(3100000, 3500000));
+			freq_ratio_midpoint_khz(3100000, 3500000));
 	KUNIT_EXPECT_EQ(test, U32_MAX,
-			intel_ratio_midpoint_khz(U32_MAX, U32_MAX));
+			freq_ratio_midpoint_khz(U32_MAX, U32_MAX));
 	KUNIT_EXPECT_EQ(test, U32_MAX / 2,
-			intel_ratio_midpoint_khz(U32_MAX, 0));
+			freq_ratio_midpoint_khz(U32_MAX, 0));
 }
 
 static struct kunit_case intel_ratio_test_cases[] = {

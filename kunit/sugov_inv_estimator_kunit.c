@@ -324,8 +324,6 @@ static void constant_input_converges(struct kunit *test)
 	KUNIT_EXPECT_LE(test, sugov_inv_est_util(&est), want + 1);
 	KUNIT_EXPECT_GE(test, sugov_inv_est_busy(&est) + 1, want_busy);
 	KUNIT_EXPECT_LE(test, sugov_inv_est_busy(&est), want_busy + 1);
-	/* The latest window's busy fraction is kept as it was measured */
-	KUNIT_EXPECT_EQ(test, est.busy, ref_busy(c->window_us, c->idle_us));
 }
 
 /* ------------------------------------------------------------------------
@@ -418,7 +416,6 @@ static void zero_length_window_changes_nothing(struct kunit *test)
 	struct sugov_inv_est est = {
 		.util_inv_fp = 700 << SUGOV_INV_EST_SHIFT,
 		.util_raw_fp = 900 << SUGOV_INV_EST_SHIFT,
-		.busy = 880,
 	};
 	const struct sugov_inv_est before = est;
 
@@ -428,7 +425,7 @@ static void zero_length_window_changes_nothing(struct kunit *test)
 			     SUGOV_INV_HALFLIFE_DEFAULT_MS * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, est.util_inv_fp, before.util_inv_fp);
 	KUNIT_EXPECT_EQ(test, est.util_raw_fp, before.util_raw_fp);
-	KUNIT_EXPECT_EQ(test, est.busy, before.busy);
+	KUNIT_EXPECT_EQ(test, est.lag_us, before.lag_us);
 	KUNIT_EXPECT_EQ(test, sugov_inv_decay_factor(0, 32 * NSEC_PER_MSEC), ONE);
 }
 
@@ -450,7 +447,6 @@ static void very_long_idle_window_forgets(struct kunit *test)
 		struct sugov_inv_est est = {
 			.util_inv_fp = CAP << SUGOV_INV_EST_SHIFT,
 			.util_raw_fp = CAP << SUGOV_INV_EST_SHIFT,
-			.busy = CAP,
 		};
 
 		sugov_inv_est_update(&est, lengths_us[i], lengths_us[i],
@@ -459,7 +455,6 @@ static void very_long_idle_window_forgets(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, sugov_inv_est_util(&est), 0,
 				    "idle for %llu us", lengths_us[i]);
 		KUNIT_EXPECT_EQ(test, sugov_inv_est_busy(&est), 0);
-		KUNIT_EXPECT_EQ(test, est.busy, 0);
 	}
 }
 

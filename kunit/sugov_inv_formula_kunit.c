@@ -87,7 +87,7 @@ struct cpu_caps {
  * Published values from ../shared/data/cpus.md (sources listed there).
  * EPYC 7702: nominal 2000 MHz, CPPC highest 255 of nominal 152 (uniform),
  * 6.1 ratio (166 * 1024 / 152 + 1024) / 2 = 1071.  Xeon E5-2660 v3 (the
- * seed E5-2687W v3's die): base 26, 1C 33, 4C 30 -> 1181.  Core i3-1220P:
+ * E5-2687W v3's die): base 26, 1C 33, 4C 30 -> 1181.  Core i3-1220P:
  * base 10, 1C 44, 4C 38 -> 3891, the widest spread known.
  */
 static const struct cpu_caps epyc_7702 = {
@@ -219,7 +219,7 @@ static void formula_matches_rule(struct kunit *test)
 struct policy_case {
 	const char *name;
 	const struct cpu_caps *caps;
-	enum sugov_inv_policy policy;
+	enum sugov_inv_fmax fmax;
 	u32 util_inv;
 	u32 util_raw;
 	u32 boost;
@@ -240,128 +240,128 @@ static const struct policy_case policy_cases[] = {
 	/* Each policy on three CPUs at half invariant util, 60 % busy */
 	{
 		.name = "EPYC 7702: max_P, util 512",
-		.caps = &epyc_7702, .policy = SUGOV_INV_MAX_P,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_MAX_P,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 2000000,
 	}, {
 		.name = "EPYC 7702: midpoint, util 512",
-		.caps = &epyc_7702, .policy = SUGOV_INV_MIDPOINT,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_MIDPOINT,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 2000000,
 	}, {
 		.name = "EPYC 7702: max_boost, util 512",
-		.caps = &epyc_7702, .policy = SUGOV_INV_MAX_BOOST,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_MAX_BOOST,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 2000000,
 	}, {
 		.name = "EPYC 7702: overutil-detect, 60 % busy: the reference",
-		.caps = &epyc_7702, .policy = SUGOV_INV_OVERUTIL,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_OVERUTIL,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 2000000,
 	}, {
 		.name = "EPYC 7702: noinv, 60 % busy at the current frequency",
-		.caps = &epyc_7702, .policy = SUGOV_INV_NOINV,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_NOINV,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 2000000,
 	}, {
 		.name = "Xeon E5-2660 v3: max_P, util 512",
-		.caps = &xeon_e5_2660v3, .policy = SUGOV_INV_MAX_P,
+		.caps = &xeon_e5_2660v3, .fmax = SUGOV_INV_MAX_P,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 3000000,
 	}, {
 		.name = "Xeon E5-2660 v3: midpoint, util 512",
-		.caps = &xeon_e5_2660v3, .policy = SUGOV_INV_MIDPOINT,
+		.caps = &xeon_e5_2660v3, .fmax = SUGOV_INV_MIDPOINT,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 3000000,
 	}, {
 		.name = "Xeon E5-2660 v3: max_boost, util 512",
-		.caps = &xeon_e5_2660v3, .policy = SUGOV_INV_MAX_BOOST,
+		.caps = &xeon_e5_2660v3, .fmax = SUGOV_INV_MAX_BOOST,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 3000000,
 	}, {
 		.name = "Xeon E5-2660 v3: overutil-detect, 60 % busy: the reference",
-		.caps = &xeon_e5_2660v3, .policy = SUGOV_INV_OVERUTIL,
+		.caps = &xeon_e5_2660v3, .fmax = SUGOV_INV_OVERUTIL,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 3000000,
 	}, {
 		.name = "Xeon E5-2660 v3: noinv, 60 % busy at the current frequency",
-		.caps = &xeon_e5_2660v3, .policy = SUGOV_INV_NOINV,
+		.caps = &xeon_e5_2660v3, .fmax = SUGOV_INV_NOINV,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 3000000,
 	}, {
 		.name = "Core i3-1220P: max_P, util 512",
-		.caps = &core_i3_1220p, .policy = SUGOV_INV_MAX_P,
+		.caps = &core_i3_1220p, .fmax = SUGOV_INV_MAX_P,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 1000000,
 	}, {
 		.name = "Core i3-1220P: midpoint, util 512",
-		.caps = &core_i3_1220p, .policy = SUGOV_INV_MIDPOINT,
+		.caps = &core_i3_1220p, .fmax = SUGOV_INV_MIDPOINT,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 1000000,
 	}, {
 		.name = "Core i3-1220P: max_boost, util 512",
-		.caps = &core_i3_1220p, .policy = SUGOV_INV_MAX_BOOST,
+		.caps = &core_i3_1220p, .fmax = SUGOV_INV_MAX_BOOST,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 1000000,
 	}, {
 		.name = "Core i3-1220P: overutil-detect, 60 % busy: the reference",
-		.caps = &core_i3_1220p, .policy = SUGOV_INV_OVERUTIL,
+		.caps = &core_i3_1220p, .fmax = SUGOV_INV_OVERUTIL,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 1000000,
 	}, {
 		.name = "Core i3-1220P: noinv, 60 % busy at the current frequency",
-		.caps = &core_i3_1220p, .policy = SUGOV_INV_NOINV,
+		.caps = &core_i3_1220p, .fmax = SUGOV_INV_NOINV,
 		.util_inv = 512, .util_raw = 614, .cur_khz = 1000000,
 	}, {
 		.name = "overutil-detect, 90 % busy: cpuinfo.max_freq, util ignored",
-		.caps = &epyc_7702, .policy = SUGOV_INV_OVERUTIL,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_OVERUTIL,
 		.util_inv = 300, .util_raw = 922, .cur_khz = 1500000,
 		.cpu_max_khz = EPYC_7702_CPUINFO_MAX_KHZ,
 	}, {
 		.name = "overutil-detect, cpuinfo.max_freq 0: the caps' max_boost",
-		.caps = &epyc_7702, .policy = SUGOV_INV_OVERUTIL,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_OVERUTIL,
 		.util_inv = 300, .util_raw = 922, .cur_khz = 1500000,
 		.cpu_max_khz = 0,
 	}, {
 		.name = "overutil-detect: a boost of full does not count as busy",
-		.caps = &epyc_7702, .policy = SUGOV_INV_OVERUTIL,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_OVERUTIL,
 		.util_inv = 100, .util_raw = 100, .boost = 1024,
 		.cur_khz = 1500000,
 	}, {
 		.name = "noinv: invariant util ignored, busy fraction used",
-		.caps = &xeon_e5_2660v3, .policy = SUGOV_INV_NOINV,
+		.caps = &xeon_e5_2660v3, .fmax = SUGOV_INV_NOINV,
 		.util_inv = 1024, .util_raw = 205, .cur_khz = 1200000,
 	}, {
 		.name = "max_boost: iowait boost 1/2 above util 1/8 replaces it",
-		.caps = &epyc_7702, .policy = SUGOV_INV_MAX_BOOST,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_MAX_BOOST,
 		.util_inv = 128, .util_raw = 128, .boost = 512,
 		.cur_khz = 2000000,
 	}, {
 		.name = "max_boost: iowait boost equal to util is not a boost",
-		.caps = &epyc_7702, .policy = SUGOV_INV_MAX_BOOST,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_MAX_BOOST,
 		.util_inv = 512, .util_raw = 512, .boost = 512,
 		.cur_khz = 2000000,
 	}, {
 		.name = "max_P: iowait boost below util is ignored",
-		.caps = &epyc_7702, .policy = SUGOV_INV_MAX_P,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_MAX_P,
 		.util_inv = 700, .util_raw = 700, .boost = 128,
 		.cur_khz = 2000000,
 	}, {
 		.name = "noinv: boost above full (4096) is capped at 1024",
-		.caps = &epyc_7702, .policy = SUGOV_INV_NOINV,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_NOINV,
 		.util_inv = 10, .util_raw = 10, .boost = 4096,
 		.cur_khz = 2000000,
 	}, {
 		.name = "midpoint: util 0 asks 0",
-		.caps = &core_i3_1220p, .policy = SUGOV_INV_MIDPOINT,
+		.caps = &core_i3_1220p, .fmax = SUGOV_INV_MIDPOINT,
 		.cur_khz = 1000000,
 	}, {
 		.name = "max_boost: full util, headroom 1.00 asks max_boost",
-		.caps = &core_i3_1220p, .policy = SUGOV_INV_MAX_BOOST,
+		.caps = &core_i3_1220p, .fmax = SUGOV_INV_MAX_BOOST,
 		.util_inv = 1024, .util_raw = 1024, .cur_khz = 4400000,
 		.headroom_pct = 100,
 	}, {
 		.name = "max_P: freq_max 0 (caps unknown) asks 0",
-		.caps = &no_caps, .policy = SUGOV_INV_MAX_P,
+		.caps = &no_caps, .fmax = SUGOV_INV_MAX_P,
 		.util_inv = 800, .util_raw = 800, .cur_khz = 2000000,
 	}, {
 		.name = "overutil-detect: reference 0 (caps unknown) asks 0",
-		.caps = &no_caps, .policy = SUGOV_INV_OVERUTIL,
+		.caps = &no_caps, .fmax = SUGOV_INV_OVERUTIL,
 		.util_inv = 600, .util_raw = 600, .cur_khz = 2000000,
 		.cpu_max_khz = 3000000,
 	}, {
 		.name = "noinv: current frequency 0 asks 0",
-		.caps = &epyc_7702, .policy = SUGOV_INV_NOINV,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_NOINV,
 		.util_inv = 600, .util_raw = 600, .cur_khz = 0,
 	}, {
 		.name = "an unknown policy number behaves as max_boost",
-		.caps = &epyc_7702, .policy = SUGOV_INV_NR_POLICIES,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_NR_FMAX,
 		.util_inv = 400, .util_raw = 400, .cur_khz = 2000000,
 	},
 };
@@ -378,7 +378,7 @@ static void policy_case_input(const struct policy_case *c,
 			      struct sugov_inv_in *in)
 {
 	memset(in, 0, sizeof(*in));
-	in->policy = c->policy;
+	in->fmax = c->fmax;
 	in->util_inv = c->util_inv;
 	in->util_raw = c->util_raw;
 	in->boost = c->boost;
@@ -399,7 +399,7 @@ static void policy_case_input(const struct policy_case *c,
  */
 static void policy_rule(const struct sugov_inv_in *in, struct sugov_inv_out *out)
 {
-	bool noinv = in->policy == SUGOV_INV_NOINV;
+	bool noinv = in->fmax == SUGOV_INV_NOINV;
 	u32 util = noinv ? in->util_raw : in->util_inv;
 
 	/* schedutil: an iowait boost larger than util takes its place */
@@ -410,7 +410,7 @@ static void policy_rule(const struct sugov_inv_in *in, struct sugov_inv_out *out
 	}
 	out->util = util;
 
-	if (in->policy == SUGOV_INV_OVERUTIL &&
+	if (in->fmax == SUGOV_INV_OVERUTIL &&
 	    in->util_raw >= ref_overutil_boundary(in->overutil_pct)) {
 		out->freq_max_khz = in->cpu_max_khz ? in->cpu_max_khz :
 						      in->max_boost_khz;
@@ -419,11 +419,11 @@ static void policy_rule(const struct sugov_inv_in *in, struct sugov_inv_out *out
 		return;
 	}
 
-	if (in->policy == SUGOV_INV_MAX_P)
+	if (in->fmax == SUGOV_INV_MAX_P)
 		out->freq_max_khz = in->max_p_khz;
-	else if (in->policy == SUGOV_INV_MIDPOINT)
+	else if (in->fmax == SUGOV_INV_MIDPOINT)
 		out->freq_max_khz = in->mid_khz;
-	else if (in->policy == SUGOV_INV_OVERUTIL)
+	else if (in->fmax == SUGOV_INV_OVERUTIL)
 		out->freq_max_khz = in->ref_khz;
 	else if (noinv)
 		out->freq_max_khz = in->cur_khz;
@@ -530,7 +530,7 @@ static void overutil_in_policy(struct kunit *test)
 {
 	const struct overutil_case *c = test->param_value;
 	const struct policy_case row = {
-		.caps = &epyc_7702, .policy = SUGOV_INV_OVERUTIL,
+		.caps = &epyc_7702, .fmax = SUGOV_INV_OVERUTIL,
 		.util_inv = 200, .cur_khz = 1500000,
 		.cpu_max_khz = EPYC_7702_CPUINFO_MAX_KHZ,
 		.overutil_pct = c->threshold_pct,
