@@ -5,7 +5,7 @@
 # this machine, and make modules_install / make uninstall in a staging
 # root.
 #   1. dpkg-buildpackage -b -us -uc builds sugov-inv-dkms_VERSION_all.deb
-#      whose dkms.conf carries VERSION;
+#      whose dkms.conf carries VERSION, with the example files;
 #   2. a VERSION that disagrees with debian/changelog fails that build;
 #   3. apt-get install ./the.deb succeeds: DKMS builds for every kernel
 #      with headers (Debian's 6.1 here), and a running kernel without
@@ -82,9 +82,17 @@ t0=$(date +%s)
 (cd "$work/src" && dpkg-buildpackage -b -us -uc) > "$work/build.log" 2>&1
 rc=$?
 conf=$(dpkg-deb --fsys-tarfile "$deb" 2>/dev/null | tar -xO "./usr/src/sugov-inv-$ver/dkms.conf" 2>/dev/null)
-if [ "$rc" = 0 ] && [ -s "$deb" ] && grep -qx "PACKAGE_VERSION=\"$ver\"" <<< "$conf"; then
+list=$(dpkg-deb -c "$deb" 2>/dev/null | awk '{ print $NF }')
+ex=/usr/share/doc/$pkg/examples
+missing=
+for f in "$ex/modules-load.d/sugov-inv.conf" "$ex/modprobe.d/sugov-inv.conf" \
+	"$ex/systemd/sugov-inv-governor.service" "/usr/src/sugov-inv-$ver/VERSION"; do
+	grep -qx ".$f" <<< "$list" || missing="$missing $f"
+done
+[ -z "$missing" ] || echo "# not in the package:$missing"
+if [ "$rc" = 0 ] && [ -s "$deb" ] && grep -qx "PACKAGE_VERSION=\"$ver\"" <<< "$conf" && [ -z "$missing" ]; then
 	echo "# built ${deb##*/} in $(($(date +%s) - t0)) s"
-	echo "ok 1 dpkg-buildpackage builds ${deb##*/}, dkms.conf says $ver"
+	echo "ok 1 dpkg-buildpackage builds ${deb##*/}: dkms.conf says $ver, the examples are in $ex"
 else
 	tail -n 15 "$work/build.log" | sed 's/^/# /'
 	echo "not ok 1 dpkg-buildpackage builds ${pkg}_${ver}_all.deb (exit $rc)"
