@@ -41,8 +41,9 @@ skip_all() {
 	exit 0
 }
 [ "$(id -u)" = 0 ] || skip_all "not root: installing a package needs root"
-[ -n "$krel" ] && [ -d "/usr/src/linux-headers-$krel" ] ||
+if [ -z "$krel" ] || [ ! -d "/usr/src/linux-headers-$krel" ]; then
 	skip_all "no Debian 6.1 headers (run make deps)"
+fi
 
 work=$(mktemp -d)
 chmod 755 "$work"
@@ -100,8 +101,7 @@ fi
 
 # 2. one version
 echo 9.9.9 > "$work/bad/VERSION"
-out=$(cd "$work/bad" && dpkg-buildpackage -b -us -uc 2>&1)
-if [ $? != 0 ] && grep -q 'VERSION says 9.9.9 but debian/changelog says' <<< "$out"; then
+if ! out=$(cd "$work/bad" && dpkg-buildpackage -b -us -uc 2>&1) && grep -q 'VERSION says 9.9.9 but debian/changelog says' <<< "$out"; then
 	echo "ok 2 a VERSION that disagrees with debian/changelog fails the build"
 else
 	echo "$out" | tail -n 5 | sed 's/^/# /'
@@ -123,8 +123,8 @@ fi
 
 # 4. what DKMS installed
 ok=0
-have=$(cd "$dest" 2>/dev/null && ls)
-[ "$(echo $have)" = "freq_invariance.ko sugov_inv.ko" ] || { ok=1; echo "# $dest holds: $(echo $have)"; }
+have=$(cd "$dest" 2>/dev/null && ls | tr '\n' ' ')
+[ "$have" = "freq_invariance.ko sugov_inv.ko " ] || { ok=1; echo "# $dest holds: $have"; }
 for m in freq_invariance sugov_inv; do
 	v=$(modinfo -F version "$dest/$m.ko" 2>/dev/null)
 	[ "$v" = "$ver" ] || { ok=1; echo "# modinfo -F version $dest/$m.ko: '$v'"; }
