@@ -19,7 +19,13 @@
 # INSTALL_KO_DIR: where freq_invariance.ko and sugov_inv.ko come from
 # (default: the ones tools/vm/run built; make check's install part gives
 # the DKMS-built ones).  INSTALL_EXAMPLES: the examples/ directory.
-# Runtime about 30 s under TCG with 2 vCPUs.
+# Runtime about 10 s under TCG with 2 vCPUs (2 cases skip unless booted
+# with cpufreq.default_governor=sugov_inv, as make check's install part
+# does).  Mutations it was checked against (each then fails the cases
+# named): no MODULE_VERSION in freq_inv_core.c (1); no MODULE_ALIAS (3,
+# 4); the modules-load.d example emptied (5); tunables_alloc ignoring
+# headroom_pct= (8, 9); the parameters' range check bypassed (12-15);
+# a given parameter not recorded as given (7-9, 12-16).
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 

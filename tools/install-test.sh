@@ -5,7 +5,7 @@
 # this machine, and make modules_install / make uninstall in a staging
 # root.
 #   1. dpkg-buildpackage -b -us -uc builds sugov-inv-dkms_VERSION_all.deb
-#      whose dkms.conf carries VERSION;
+#      whose dkms.conf carries VERSION, with the example files;
 #   2. a VERSION that disagrees with debian/changelog fails that build;
 #   3. apt-get install ./the.deb succeeds: DKMS builds for every kernel
 #      with headers (Debian's 6.1 here), and a running kernel without
@@ -41,8 +41,9 @@ skip_all() {
 	exit 0
 }
 [ "$(id -u)" = 0 ] || skip_all "not root: installing a package needs root"
-[ -n "$krel" ] && [ -d "/usr/src/linux-headers-$krel" ] ||
+if [ -z "$krel" ] || [ ! -d "/usr/src/linux-headers-$krel" ]; then
 	skip_all "no Debian 6.1 headers (run make deps)"
+fi
 
 work=$(mktemp -d)
 chmod 755 "$work"
@@ -82,9 +83,17 @@ t0=$(date +%s)
 (cd "$work/src" && dpkg-buildpackage -b -us -uc) > "$work/build.log" 2>&1
 rc=$?
 conf=$(dpkg-deb --fsys-tarfile "$deb" 2>/dev/null | tar -xO "./usr/src/sugov-inv-$ver/dkms.conf" 2>/dev/null)
-if [ "$rc" = 0 ] && [ -s "$deb" ] && grep -qx "PACKAGE_VERSION=\"$ver\"" <<< "$conf"; then
+list=$(dpkg-deb -c "$deb" 2>/dev/null | awk '{ print $NF }')
+ex=/usr/share/doc/$pkg/examples
+missing=
+for f in "$ex/modules-load.d/sugov-inv.conf" "$ex/modprobe.d/sugov-inv.conf" \
+	"$ex/systemd/sugov-inv-governor.service" "/usr/src/sugov-inv-$ver/VERSION"; do
+	grep -qx ".$f" <<< "$list" || missing="$missing $f"
+done
+[ -z "$missing" ] || echo "# not in the package:$missing"
+if [ "$rc" = 0 ] && [ -s "$deb" ] && grep -qx "PACKAGE_VERSION=\"$ver\"" <<< "$conf" && [ -z "$missing" ]; then
 	echo "# built ${deb##*/} in $(($(date +%s) - t0)) s"
-	echo "ok 1 dpkg-buildpackage builds ${deb##*/}, dkms.conf says $ver"
+	echo "ok 1 dpkg-buildpackage builds ${deb##*/}: dkms.conf says $ver, the examples are in $ex"
 else
 	tail -n 15 "$work/build.log" | sed 's/^/# /'
 	echo "not ok 1 dpkg-buildpackage builds ${pkg}_${ver}_all.deb (exit $rc)"
@@ -92,8 +101,7 @@ fi
 
 # 2. one version
 echo 9.9.9 > "$work/bad/VERSION"
-out=$(cd "$work/bad" && dpkg-buildpackage -b -us -uc 2>&1)
-if [ $? != 0 ] && grep -q 'VERSION says 9.9.9 but debian/changelog says' <<< "$out"; then
+if ! out=$(cd "$work/bad" && dpkg-buildpackage -b -us -uc 2>&1) && grep -q 'VERSION says 9.9.9 but debian/changelog says' <<< "$out"; then
 	echo "ok 2 a VERSION that disagrees with debian/changelog fails the build"
 else
 	echo "$out" | tail -n 5 | sed 's/^/# /'
@@ -115,8 +123,8 @@ fi
 
 # 4. what DKMS installed
 ok=0
-have=$(cd "$dest" 2>/dev/null && ls)
-[ "$(echo $have)" = "freq_invariance.ko sugov_inv.ko" ] || { ok=1; echo "# $dest holds: $(echo $have)"; }
+have=$(cd "$dest" 2>/dev/null && ls | tr '\n' ' ')
+[ "$have" = "freq_invariance.ko sugov_inv.ko " ] || { ok=1; echo "# $dest holds: $have"; }
 for m in freq_invariance sugov_inv; do
 	v=$(modinfo -F version "$dest/$m.ko" 2>/dev/null)
 	[ "$v" = "$ver" ] || { ok=1; echo "# modinfo -F version $dest/$m.ko: '$v'"; }
