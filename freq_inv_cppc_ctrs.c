@@ -13,7 +13,7 @@
  *
  * cppc_get_perf_ctrs() may sleep: counters in PCC space take the PCC
  * channel's rw_semaphore and wait for the platform's doorbell, FFH
- * counters are MSRs read with an IPI (rdmsrl_safe_on_cpu()), and 6.1
+ * counters are MSRs read with an IPI (cpc_read_ffh()), and 6.1
  * exports no way to tell a CPU's register space from a module.  Only
  * SystemMemory and SystemIO registers could be read with IRQs off.  So
  * the counters are never read from the governor's update_util hook: a
