@@ -109,6 +109,16 @@ job() {
 	for _p in $_pids; do wait "$_p"; done
 }
 
+# ktap_check_v DESC CMD...: ktap_check that shows CMD's output (the
+# measured numbers) whether it passes or fails.
+ktap_check_v() {
+	_desc=$1
+	shift
+	if _out=$("$@" 2>&1); then _st=0; else _st=1; fi
+	[ -n "$_out" ] && echo "$_out" | sed 's/^/# /' | head -n 20
+	ktap_result "$_desc" $_st
+}
+
 ktap_plan $CHECKS
 modprobe cpufreq_userspace 2>/dev/null
 
@@ -214,7 +224,7 @@ check_timer_stops() {
 	{ cat /tmp/emu-fires0; echo --; cat /tmp/emu-fires1; } | awk '
 		$1 == "--" { second = 1; next }
 		!second { n0[$1] = $2; next }
-		{ n = $2 - n0[$1]; printf "# cpu%s stall timer fired %d times\n", $1, n; if (n > 300) bad = 1 }
+		{ n = $2 - n0[$1]; printf "cpu%s stall timer fired %d times\n", $1, n; if (n > 300) bad = 1 }
 		END { exit bad }'
 }
 
@@ -223,14 +233,14 @@ check_timer_stops() {
 check_idle() {
 	[ -n "$IDLE" ] || return 1
 	echo "$IDLE" | awk -F: -v n=$NCPU '{ j = n == 1 || $1 != 0
-		printf "# cpu%s busy %.1f %%%s\n", $1, 100 * $2, j ? "" : " (runs this test)"
+		printf "cpu%s busy %.1f %%%s\n", $1, 100 * $2, j ? "" : " (runs this test)"
 		if (j && $2 >= 0.02) bad = 1 }
 		END { exit bad }'
 }
 IDLE=$(idle_busy)
-ktap_check "the stall timer stops on idle CPUs (3 s at 1500 MHz)" check_timer_stops
+ktap_check_v "the stall timer stops on idle CPUs (3 s at 1500 MHz)" check_timer_stops
 if [ "$TIMING" = 1 ]; then
-	ktap_check "idle CPUs at 1500 MHz stay idle (busy < 2 %)" check_idle
+	ktap_check_v "idle CPUs at 1500 MHz stay idle (busy < 2 %)" check_idle
 else
 	echo "$IDLE" | awk -F: '{ printf "# cpu%s busy %.1f %%\n", $1, 100 * $2 }'
 	ktap_skip "idle CPUs at 1500 MHz stay idle (busy < 2 %)" "guest time does not follow instructions (EMU_TIMING=1 under tools/vm/run --icount)"
@@ -269,18 +279,22 @@ check_speed() {
 	[ $ran = 1 ] || return 1
 	printf '%s' "$RESULTS" | awk 'NR == 1 { top = $1; t_top = $3 - $2 }
 		{ want = top / $1; got = ($3 - $2) / t_top
-		  printf "# %d kHz: %.3f x the time at %d kHz, model %.3f\n", $1, got, top, want
+		  printf "%d kHz: %.3f x the time at %d kHz, model %.3f\n", $1, got, top, want
 		  if (got < want * 0.97 || got > want * 1.03) bad = 1 }
 		END { exit bad }'
 }
 if [ "$TIMING" = 1 ]; then
-	ktap_check "a fixed job takes f_top/f of its time at f_top, each P-state (3 %)" check_speed
+	ktap_check_v "a fixed job takes f_top/f of its time at f_top, each P-state (3 %)" check_speed
 else
 	ktap_skip "a fixed job takes f_top/f of its time at f_top, each P-state (3 %)" "guest time does not follow instructions (EMU_TIMING=1 under tools/vm/run --icount)"
 fi
 
 # Energy predicted here from the model table and the kernel's own busy and
 # idle time (/proc/stat), against energy_uj (wrap-safe: the range is 262 kJ).
+# Without --icount the tolerance is 3 %: a vCPU that idles during the job
+# (the host runs the copies unevenly) takes slow TCG interrupts there,
+# which /proc/stat counts busy and the model idle.
+if [ "$TIMING" = 1 ]; then ETOL=2; else ETOL=3; fi
 check_energy() {
 	[ $ran = 1 ] || return 1
 	while read -r eff t0 t1 e0 e1 busy idle; do
@@ -289,17 +303,17 @@ check_energy() {
 		# sit at the same request, boost aside: the job dominates.
 		p=$(busy_uw "$EPYC_CURVE" $EPYC_A $EPYC_B "$eff")
 		awk -v p="$p" -v idle_uw=$EPYC_IDLE -v unc=$((EPYC_UNCORE * NCPU)) -v b="$busy" -v i="$idle" \
-			-v t0="$t0" -v t1="$t1" -v e0="$e0" -v e1="$e1" -v eff="$eff" 'BEGIN {
+			-v t0="$t0" -v t1="$t1" -v e0="$e0" -v e1="$e1" -v eff="$eff" -v tol=$ETOL 'BEGIN {
 			want = p * b + idle_uw * i + unc * (t1 - t0)
 			got = e1 - e0; if (got < 0) got += 262143328850
-			printf "# %d kHz: %.0f uJ, model %.0f uJ (%+.2f %%)\n", eff, got, want, 100 * (got - want) / want
-			exit !(got >= want * 0.98 && got <= want * 1.02) }' || bad=1
+			printf "%d kHz: %.0f uJ, model %.0f uJ (%+.2f %%)\n", eff, got, want, 100 * (got - want) / want
+			exit !(got >= want * (1 - tol / 100) && got <= want * (1 + tol / 100)) }' || bad=1
 	done <<EOF
 $RESULTS
 EOF
 	[ -z "$bad" ]
 }
-ktap_check "energy of the job = model x busy/idle time + uncore, each P-state (2 %)" check_energy
+ktap_check_v "energy of the job = model x busy/idle time + uncore, each P-state ($ETOL %)" check_energy
 
 # --- busy fraction of a fixed-rate load -------------------------------------
 # Fixed work, then a fixed sleep: a slower CPU takes longer for the work,
@@ -323,47 +337,59 @@ check_busy_rises() {
 		[ -z "$ws" ] && ws=$(awk -v b="$bf" 'BEGIN { print b / (100 - b) }')
 		want=$(awk -v ws="$ws" -v r="$(awk -v a=3400000 -v b=$eff 'BEGIN { print a / b }')" \
 			'BEGIN { printf "%.2f", 100 * ws * r / (ws * r + 1) }')
-		echo "# $eff kHz: CPU 0 busy $bf %, predicted $want %"
+		echo "$eff kHz: CPU 0 busy $bf %, predicted $want %"
 		awk -v a="$prev" -v b="$bf" -v w="$want" 'BEGIN {
 			d = b - w; exit !(b > a && (d < 0 ? -d : d) <= 3) }' || return 1
 		prev=$bf
 	done
 }
 if [ "$TIMING" = 1 ]; then
-	ktap_check "busy fraction of a fixed-rate load rises as the frequency falls" check_busy_rises
+	ktap_check_v "busy fraction of a fixed-rate load rises as the frequency falls" check_busy_rises
 else
 	ktap_skip "busy fraction of a fixed-rate load rises as the frequency falls" "guest time does not follow instructions (EMU_TIMING=1 under tools/vm/run --icount)"
 fi
 
 # --- energy_uj wraps as RAPL's does -----------------------------------------
-# About a second of the package's power flat out: several wraps in the
-# 3 s of samples, and a sampling interval (~0.1 s) far below one range.
+# About a second of the package's power flat out, so there are wraps in
+# the samples.  Each sample reads energy_uj, then the module's unwrapped
+# package figure (debugfs): energy_uj must be that figure modulo the
+# range, and go back exactly when the figure crosses a multiple of it,
+# however slowly a loaded host lets this shell sample.
 RANGE=$((NCPU * 6000000))
 check_wrap() {
 	[ -d /sys/class/powercap ] || return 2
 	load preset=epyc-7742 emulate=1 energy_range_uj=$RANGE || return 1
 	[ "$(cat $ZONE/max_energy_range_uj)" = $RANGE ] || return 1
 	spin_all
-	p0=$(awk '$1 == "package" { print $3 }' $DBG/energy)
-	prev=$(cat $ZONE/energy_uj) sum=0 wraps=0
-	for i in $(seq 60); do
+	prev_z=-1 prev_k=0 wraps=0 bad=
+	for i in $(seq 40); do
 		sleep 0.05
-		cur=$(cat $ZONE/energy_uj)
-		d=$((cur - prev))
-		if [ $d -lt 0 ]; then d=$((d + RANGE)); wraps=$((wraps + 1)); fi
-		# A backward step that is no wrap shows as a huge delta.
-		[ $d -lt $((RANGE * 3 / 4)) ] || { echo "step $prev -> $cur"; spin_stop; return 1; }
-		sum=$((sum + d)) prev=$cur
+		read -r z < $ZONE/energy_uj
+		while read -r _k _e _v; do [ "$_k" = package ] && pkg=$_v; done < $DBG/energy
+		k=$((pkg / RANGE))
+		# A wrap between the two reads: energy_uj was read in the
+		# range before.
+		[ $((pkg - k * RANGE)) -lt "$z" ] && k=$((k - 1))
+		lag=$((pkg - k * RANGE - z))
+		[ $lag -ge 0 ] && [ $lag -lt $((RANGE / 10)) ] ||
+			{ bad="energy_uj $z, package $pkg: not the package modulo $RANGE"; break; }
+		if [ $prev_z -ge 0 ]; then
+			if [ "$z" -lt $prev_z ]; then
+				wraps=$((wraps + 1))
+				[ $k -gt $prev_k ] || { bad="energy_uj $prev_z -> $z without a wrap"; break; }
+			else
+				[ $k = $prev_k ] || { bad="energy_uj $prev_z -> $z missed a wrap"; break; }
+			fi
+		fi
+		prev_z=$z prev_k=$k
 	done
-	p1=$(awk '$1 == "package" { print $3 }' $DBG/energy)
 	spin_stop
-	echo "# $wraps wraps in 60 samples; unwrapped sum $sum uJ, package $((p1 - p0)) uJ"
-	[ $wraps -ge 1 ] || return 1
-	# What a harness adds up is what the package used (between the
-	# reads: p0/p1 bracket the first and last sample).
-	[ $sum -le $((p1 - p0)) ] && [ $sum -ge $(((p1 - p0) * 9 / 10)) ]
+	echo "$wraps wraps in 40 samples at range $RANGE uJ"
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
+	[ $wraps -ge 1 ]
 }
-check_wrap; rc=$?
+out=$(check_wrap); rc=$?
+echo "$out" | sed 's/^/# /'
 case $rc in
 0) ktap_ok "energy_uj only goes back by a wrap at max_energy_range_uj" ;;
 2) ktap_skip "energy_uj only goes back by a wrap at max_energy_range_uj" "kernel without CONFIG_POWERCAP" ;;
