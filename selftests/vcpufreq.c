@@ -690,7 +690,7 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 						   timer);
 	struct vcpufreq_emu_in in;
 	struct vcpufreq_emu_out out;
-	u64 start, now, late;
+	u64 start, now, late, expires_ns;
 
 	raw_spin_lock(&ec->lock);
 	ec->fires++;
@@ -710,7 +710,8 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 	 * in a TCG guest.  The exit cannot be timed from here: take it to
 	 * cost what the entry did.
 	 */
-	late = start - min(start, (u64)ktime_to_ns(hrtimer_get_expires(timer)));
+	expires_ns = ktime_to_ns(hrtimer_get_expires(timer));
+	late = start > expires_ns ? start - expires_ns : 0;
 	late = min3(2 * late, ec->useful_ns, (u64)VCPUFREQ_EMU_MAX_ENTRY_NS);
 	ec->useful_ns -= late;
 	ec->entry_ns += late;
