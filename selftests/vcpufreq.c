@@ -25,6 +25,9 @@
  *   emulate_period_us=UINT  the emulator's timer period (default 1000)
  *   energy_range_uj=ULONG   energy_uj wraps to 0 here (default 262143328850,
  *                         what intel-rapl reports on most parts)
+ *   cppc_page=ADDR        with emulate=1: the guest's ACPI CPPC register
+ *                         page (tools/vm/run --cppc), whose delivered and
+ *                         reference counters then advance while busy
  *
  * debugfs, /sys/kernel/debug/vcpufreq/:
  *   requests  one line per request, oldest first, the last 65536 kept:
@@ -60,8 +63,10 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
+#include <linux/io.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/namei.h>
@@ -151,6 +156,34 @@ static const unsigned int vcpufreq_xeon_e5_2687w_v3_khz[] = {
 	1200000,	/* lowest (maximum efficiency ratio 12) */
 };
 
+/*
+ * AMD EPYC 7702 (Rome, 17h/31h) as an ACPI CPPC platform
+ * (tools/vm/run --cppc epyc-7702): nominal 2000 MHz (CPPC NominalFrequency,
+ * published with highest/nominal/lowest nonlinear/lowest perf
+ * 255/152/115/31), boost to 3350 MHz (AMD's product page; CPPC gives
+ * 2000 x 255 / 152 = 3355 MHz), hidden as on the 7742.  P1 1800 MHz is
+ * assumed; P2 1500 MHz sits at the lowest nonlinear level (115/152 x 2000
+ * = 1513 MHz).  Energy: the 7742's model (same die; assumed).
+ */
+static const unsigned int vcpufreq_epyc_7702_khz[] = {
+	2000000,	/* nominal ("max_P") */
+	1800000,	/* assumed */
+	1500000,
+};
+
+/*
+ * AMD Ryzen 7 7840HS (Phoenix, 19h/74h) as an ACPI CPPC platform
+ * (tools/vm/run --cppc ryzen-7840hs): nominal 3800 MHz (CPPC
+ * NominalFrequency, nominal_perf 145), boost to 5100 MHz (AMD's product
+ * page), hidden.  The other P-states are assumed; energy: the generic
+ * model (assumed).
+ */
+static const unsigned int vcpufreq_ryzen_7840hs_khz[] = {
+	3800000,	/* nominal ("max_P") */
+	2200000,	/* assumed */
+	1600000,	/* assumed */
+};
+
 /* Not a real part: a small table with one listed boost state. */
 static const unsigned int vcpufreq_generic_khz[] = {
 	3000000,	/* boost */
@@ -228,6 +261,12 @@ static const struct vcpufreq_preset vcpufreq_presets[] = {
 	{ "xeon-e5-2687w-v3", vcpufreq_xeon_e5_2687w_v3_khz,
 	  ARRAY_SIZE(vcpufreq_xeon_e5_2687w_v3_khz), 1, 0,
 	  &vcpufreq_xeon_e5_2687w_v3_em },
+	{ "epyc-7702", vcpufreq_epyc_7702_khz,
+	  ARRAY_SIZE(vcpufreq_epyc_7702_khz), 0, 3350000,
+	  &vcpufreq_epyc_7742_em },
+	{ "ryzen-7840hs", vcpufreq_ryzen_7840hs_khz,
+	  ARRAY_SIZE(vcpufreq_ryzen_7840hs_khz), 0, 5100000,
+	  &vcpufreq_generic_em },
 	{ "generic", vcpufreq_generic_khz,
 	  ARRAY_SIZE(vcpufreq_generic_khz), 1, 0,
 	  &vcpufreq_generic_em },
@@ -237,7 +276,7 @@ static const struct vcpufreq_preset vcpufreq_presets[] = {
 static char *preset = "generic";
 module_param(preset, charp, 0444);
 MODULE_PARM_DESC(preset,
-		 "P-state table of a real CPU: epyc-7742, xeon-e5-2687w-v3 or generic (default)");
+		 "P-state table of a real CPU: epyc-7742, xeon-e5-2687w-v3, epyc-7702, ryzen-7840hs or generic (default)");
 
 static char *table_khz;
 module_param(table_khz, charp, 0444);
@@ -288,6 +327,17 @@ static unsigned int emulate_period_us = 1000;
 module_param(emulate_period_us, uint, 0444);
 MODULE_PARM_DESC(emulate_period_us,
 		 "With emulate=1: period of the per-CPU stall timer, us, 100..100000 (default 1000)");
+
+/*
+ * The guest's ACPI CPPC register page (tools/vm/cppc/mkssdt.py lays it
+ * out: VCPUFREQ_CPPC_STRIDE bytes per CPU, the Reference and Delivered
+ * Performance Counters at +16 and +24), whose counters the emulation
+ * advances while a CPU is busy.
+ */
+static unsigned long cppc_page;
+module_param(cppc_page, ulong, 0444);
+MODULE_PARM_DESC(cppc_page,
+		 "With emulate=1: physical address of the guest's ACPI CPPC register page, whose feedback counters then advance (default 0: none)");
 
 /* intel-rapl's max_energy_range_uj on most parts: 2^32 x 61.035 uJ. */
 static unsigned long energy_range_uj = 262143328850UL;
@@ -568,6 +618,11 @@ static int vcpufreq_setup_table(void)
  * @entry_ns:	interrupt entry and exit of the timer since load, estimated
  *		as twice the time from expiry to callback: busy, but not
  *		work that is slowed down
+ * @cppc_ctrs:	the CPU's ACPI CPPC Reference and Delivered Performance
+ *		Counters in the register page, or NULL (cppc_page= not given)
+ * @cppc_reference: reference counter: busy time at the nominal frequency
+ *		(max_P), in cycles
+ * @cppc_delivered: delivered counter: busy time at @eff_khz, in cycles
  * @timer:	the stall timer, pinned to the CPU
  * @armed:	@timer is queued; only the CPU itself, with IRQs off, reads
  *		or writes it
@@ -591,6 +646,9 @@ struct vcpufreq_emu_cpu {
 	u64 slot_ns[VCPUFREQ_EMU_SLOTS];
 	u64 fires;
 	u64 entry_ns;
+	void __iomem *cppc_ctrs;
+	u64 cppc_reference;
+	u64 cppc_delivered;
 	struct hrtimer timer;
 	bool armed;
 };
@@ -609,6 +667,31 @@ static enum cpuhp_state vcpufreq_emu_hp;
 static struct tracepoint *vcpufreq_tp_switch;
 static struct powercap_control_type *vcpufreq_pcap_type;
 static struct powercap_zone *vcpufreq_pcap_zone;
+
+/* Layout of mkssdt.py's register page, per CPU */
+#define VCPUFREQ_CPPC_STRIDE		64
+#define VCPUFREQ_CPPC_REF_CTR_OFF	16
+#define VCPUFREQ_CPPC_DEL_CTR_OFF	24
+
+static void __iomem *vcpufreq_cppc_regs;
+
+/*
+ * ACPI CPPC feedback counters (ACPI 6.5 section 8.4.6.1.2.2): both count
+ * only while the CPU is active, the reference one at the reference level
+ * (the nominal frequency: mkssdt.py sets ReferencePerformance to
+ * NominalPerformance), the delivered one at the frequency the CPU runs at,
+ * boost included, as the hardware's counters would.  A stall is busy
+ * time at @ec->eff_khz, like any other.
+ */
+static void vcpufreq_cppc_advance(struct vcpufreq_emu_cpu *ec, u64 delta_ns)
+{
+	lockdep_assert_held(&ec->lock);
+	ec->cppc_reference += div_u64(delta_ns * vcpufreq_max_p_khz,
+				      USEC_PER_SEC);
+	ec->cppc_delivered += div_u64(delta_ns * ec->eff_khz, USEC_PER_SEC);
+	writeq(ec->cppc_reference, ec->cppc_ctrs + VCPUFREQ_CPPC_REF_CTR_OFF);
+	writeq(ec->cppc_delivered, ec->cppc_ctrs + VCPUFREQ_CPPC_DEL_CTR_OFF);
+}
 
 /*
  * Bring @ec's integrals up to @now at its present state.  @now may be a
@@ -641,6 +724,8 @@ static void vcpufreq_emu_account(struct vcpufreq_emu_cpu *ec, u64 now)
 			ec->stall_ns += delta;
 		else
 			ec->useful_ns += delta;
+		if (ec->cppc_ctrs)
+			vcpufreq_cppc_advance(ec, delta);
 	} else {
 		ec->idle_ns += delta;
 		ec->energy_nj += vcpufreq_em_nj(delta, vcpufreq_em->idle_uw);
@@ -856,6 +941,37 @@ static u64 vcpufreq_emu_package_nj(u64 *uncore_nj)
 }
 
 /*
+ * Map cppc_page=, where the guest's ACPI tables put the counters.  Not
+ * memremap(): the kernel's cppc_acpi ioremap()s the same registers, and
+ * two mappings of one page must agree on the (uncached) memory type.
+ */
+static int vcpufreq_cppc_map(void)
+{
+	if (!cppc_page)
+		return 0;
+	if (!PAGE_ALIGNED(cppc_page) ||
+	    nr_cpu_ids * VCPUFREQ_CPPC_STRIDE > PAGE_SIZE) {
+		pr_err("cppc_page=%#lx: not page aligned, or too many CPUs for one page\n",
+		       cppc_page);
+		return -EINVAL;
+	}
+	vcpufreq_cppc_regs = ioremap(cppc_page, PAGE_SIZE);
+	if (!vcpufreq_cppc_regs) {
+		pr_err("cppc_page=%#lx: cannot map it (RAM? boot with memmap=4K$addr)\n",
+		       cppc_page);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void vcpufreq_cppc_unmap(void)
+{
+	if (vcpufreq_cppc_regs)
+		iounmap(vcpufreq_cppc_regs);
+	vcpufreq_cppc_regs = NULL;
+}
+
+/*
  * Check the emulation parameters and fill the slot tables.  One log line
  * on bad input.
  */
@@ -906,7 +1022,7 @@ static int vcpufreq_emu_setup(void)
 	vcpufreq_uncore_uw = vcpufreq_em->uncore_uw_per_core *
 			     num_possible_cpus();
 	vcpufreq_period_ns = (u64)emulate_period_us * NSEC_PER_USEC;
-	return 0;
+	return vcpufreq_cppc_map();
 }
 
 /*
@@ -927,6 +1043,15 @@ static int vcpufreq_emu_start(void)
 		raw_spin_lock_init(&ec->lock);
 		hrtimer_init(&ec->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 		ec->timer.function = vcpufreq_emu_timer;
+		if (vcpufreq_cppc_regs) {
+			/* 6.1 refuses counters that read 0: start at 1 */
+			ec->cppc_ctrs = vcpufreq_cppc_regs +
+					cpu * VCPUFREQ_CPPC_STRIDE;
+			ec->cppc_reference = 1;
+			ec->cppc_delivered = 1;
+			writeq(1, ec->cppc_ctrs + VCPUFREQ_CPPC_REF_CTR_OFF);
+			writeq(1, ec->cppc_ctrs + VCPUFREQ_CPPC_DEL_CTR_OFF);
+		}
 		vcpufreq_emu_set(cpu, vcpufreq_max_p_idx, boost_on);
 	}
 	vcpufreq_emu_t0_ns = ktime_get_ns();
@@ -1575,6 +1700,10 @@ static int __init vcpufreq_init(void)
 	ret = vcpufreq_setup_table();
 	if (ret)
 		return ret;
+	if (cppc_page && !emulate) {
+		pr_err("cppc_page= needs emulate=1: only the emulation advances the counters\n");
+		return -EINVAL;
+	}
 	if (emulate) {
 		ret = vcpufreq_emu_setup();
 		if (ret)
@@ -1586,6 +1715,7 @@ static int __init vcpufreq_init(void)
 	if (other) {
 		pr_err("cpufreq driver %s is already registered; vcpufreq is for machines without one\n",
 		       other);
+		vcpufreq_cppc_unmap();
 		return -EEXIST;
 	}
 
@@ -1595,6 +1725,7 @@ static int __init vcpufreq_init(void)
 				 GFP_KERNEL);
 	if (!log->ring || !log->cpu_count) {
 		vcpufreq_log_free();
+		vcpufreq_cppc_unmap();
 		return -ENOMEM;
 	}
 
@@ -1616,6 +1747,7 @@ static int __init vcpufreq_init(void)
 		ret = vcpufreq_emu_start();
 		if (ret) {
 			vcpufreq_log_free();
+			vcpufreq_cppc_unmap();
 			return ret;
 		}
 	}
@@ -1633,6 +1765,7 @@ static int __init vcpufreq_init(void)
 		if (emulate)
 			vcpufreq_emu_stop();
 		vcpufreq_log_free();
+		vcpufreq_cppc_unmap();
 		return ret;
 	}
 	if (emulate)
@@ -1662,6 +1795,8 @@ static void __exit vcpufreq_exit(void)
 	debugfs_remove_recursive(vcpufreq_debugfs);
 	if (emulate)
 		vcpufreq_emu_stop();
+	/* No timer or probe writes the counters any more */
+	vcpufreq_cppc_unmap();
 	vcpufreq_log_free();
 }
 module_exit(vcpufreq_exit);
