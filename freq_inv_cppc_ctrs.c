@@ -83,20 +83,29 @@ static bool freq_inv_cppc_ctrs_on;
 static void freq_inv_cppc_sample_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(freq_inv_cppc_work, freq_inv_cppc_sample_fn);
 
-/* The frequency @cpu's reference counter counts at, kHz; 0 if unknown */
-static u32 freq_inv_cppc_ref_khz(unsigned int cpu)
+/*
+ * The frequency @cpu's reference counter counts at, kHz, into @khz.
+ * -ENODEV when the _CPC has no usable nominal level or frequency (the
+ * caps backend reports that already), -ENODATA when its counters are
+ * unreadable.
+ */
+static int freq_inv_cppc_ref_khz(unsigned int cpu, u32 *khz)
 {
 	struct cppc_perf_fb_ctrs ctrs;
 	struct cppc_perf_caps caps;
-	u64 khz;
+	u64 ref;
 
 	if (cppc_get_perf_caps(cpu, &caps) || !caps.nominal_perf ||
-	    !caps.nominal_freq || cppc_get_perf_ctrs(cpu, &ctrs) ||
-	    !ctrs.reference_perf)
-		return 0;
-	khz = div64_u64((u64)caps.nominal_freq * 1000 * ctrs.reference_perf,
+	    !caps.nominal_freq)
+		return -ENODEV;
+	if (cppc_get_perf_ctrs(cpu, &ctrs) || !ctrs.reference_perf)
+		return -ENODATA;
+	ref = div64_u64((u64)caps.nominal_freq * 1000 * ctrs.reference_perf,
 			caps.nominal_perf);
-	return khz <= U32_MAX ? khz : 0;
+	if (!ref || ref > U32_MAX)
+		return -ENODATA;
+	*khz = ref;
+	return 0;
 }
 
 /*
@@ -197,8 +206,9 @@ static void freq_inv_cppc_load(unsigned int cpu, u64 *delivered,
  *
  * Context: process context, may sleep (work_on_cpu(), PCC mailboxes).
  * Return: 0 when the counters are in use; -EOPNOTSUPP when the CPU has
- * APERF/MPERF; -ENODEV without _CPC; -ENODATA when a CPU's counters are
- * unreadable or do not move.
+ * APERF/MPERF; -ENODEV without _CPC or without a nominal level and
+ * frequency in it (no line: the load message says CPPC is unavailable);
+ * -ENODATA when a CPU's counters are unreadable or do not move.
  */
 int freq_inv_cppc_ctrs_start(void)
 {
@@ -216,12 +226,12 @@ int freq_inv_cppc_ctrs_start(void)
 	for_each_present_cpu(cpu) {
 		struct freq_inv_cppc_cpu *cc = per_cpu_ptr(&freq_inv_cppc_cpus, cpu);
 
-		cc->ref_khz = freq_inv_cppc_ref_khz(cpu);
-		if (!cc->ref_khz) {
+		err = freq_inv_cppc_ref_khz(cpu, &cc->ref_khz);
+		if (err == -ENODATA)
 			pr_info("CPPC feedback counters of cpu%u unreadable: delivered frequency from cpufreq\n",
 				cpu);
-			return -ENODATA;
-		}
+		if (err)
+			return err;
 	}
 
 	cpus_read_lock();

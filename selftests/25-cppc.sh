@@ -47,7 +47,7 @@ field() {
 		/^#/ || NF == 0 { next }
 		{ sub(/[ \t]*#.*/, "") }
 		$1 == p {
-			split("name family model osc highest nominal lnl lowest nom_mhz low_mhz table_khz source", n, " ")
+			split("name family model osc highest nominal lnl lowest nom_mhz low_mhz vpreset source", n, " ")
 			for (i = 1; i <= 12; i++) if (n[i] == c) print $i
 		}' "$PRESETS"
 }
@@ -65,13 +65,13 @@ lnl=$(field lnl)
 lowest=$(field lowest)
 nom_mhz=$(field nom_mhz)
 low_mhz=$(field low_mhz)
-table_khz=$(field table_khz)
+vpreset=$(field vpreset)
 cpus=$(ls -d $CPUS/cpu[0-9]* | sed 's/.*cpu//' | sort -n)
 ncpu=$(echo "$cpus" | wc -l)
 broken=0
 [ "$nominal" -eq 0 ] && broken=1
 
-ktap_plan 13
+ktap_plan 18
 ktap_diag "preset $preset: family $family model $model, $ncpu CPUs, nominal_perf $nominal"
 
 # 1. the kernel parsed our _CPC: acpi_cppc/ of every CPU holds the preset
@@ -148,7 +148,6 @@ for c in $cpus; do [ "$(highest_of "$c")" = "$h0" ] || uniform=0; done
 boost_perf=$k_highest
 [ "$uniform" = 1 ] && boost_perf=$h0
 max_p=$((nom_mhz * 1000))
-top_khz=${table_khz%%,*}
 if [ "$broken" = 0 ]; then
 	ratio=$((boost_perf * 1024 / nominal))
 	max_boost=$((max_p * ratio >> 10))
@@ -156,8 +155,8 @@ if [ "$broken" = 0 ]; then
 	want_src=cppc
 else
 	# The fallback: the cpufreq table, whose top is max_P and max_boost
-	max_p=$top_khz
-	max_boost=$top_khz
+	max_p=$((nom_mhz * 1000))
+	max_boost=$max_p
 	k_ratio=1024
 	want_src=cpufreq
 fi
@@ -166,8 +165,13 @@ ktap_diag "6.1 numerator $k_highest, uniform $uniform: want max_P $max_p max_boo
 
 ktap_dmesg_mark
 mark=$KTAP_DMESG_MARK
-insmod "$VC_KO" table_khz="$table_khz"
-ktap_result "vcpufreq registers the preset's P-states ($table_khz)" $?
+insmod "$VC_KO" preset="$vpreset"
+avail=$(cat $CPUS/cpu0/cpufreq/scaling_available_frequencies 2>/dev/null)
+top=$(echo $avail | tr ' ' '\n' | sort -n | tail -n 1)
+low=$(echo $avail | tr ' ' '\n' | sort -n | head -n 1)
+ktap_diag "vcpufreq $vpreset: $avail"
+ktap_result "vcpufreq's $vpreset table fits the _CPC: top = NominalFrequency, none below LowestFrequency" \
+	"$([ "$top" = $((nom_mhz * 1000)) ] && [ "$low" -ge $((low_mhz * 1000)) ]; echo $?)"
 insmod "$FI_KO"
 ktap_result "freq_invariance loads" $?
 
@@ -240,8 +244,89 @@ else
 	ktap_result "per-core highest_perf reported per core (cppc_max_boost_khz)" "$([ -z "$bad" ]; echo $?)"
 fi
 
+# 11. counters that do not move (only devmem wrote them): the cpufreq
+# source, and one line saying why
+bad=
+for c in $cpus; do
+	got=$(cat "$SYS/cpu$c/delivered_source")
+	[ "$got" = cpufreq ] || bad="$bad cpu$c=$got"
+done
+n=$(echo "$lines" | grep -c 'CPPC feedback counters')
+[ -n "$bad" ] && ktap_diag "delivered_source:$bad"
+if [ "$broken" = 1 ]; then
+	ktap_result "broken _CPC: delivered_source cpufreq, no second line" \
+		"$([ -z "$bad" ] && [ "$n" -eq 0 ]; echo $?)"
+else
+	ktap_result "static counters: delivered_source cpufreq and one line saying so" \
+		"$([ -z "$bad" ] && [ "$n" -eq 1 ] && echo "$lines" | grep -q 'do not advance'; echo $?)"
+fi
+
 rmmod freq_invariance
 ktap_result "freq_invariance unloads" $?
 rmmod vcpufreq
+
+# 13-16. vcpufreq's emulation advances the counters: freq_invariance
+# measures the delivered frequency through them, boost included, which
+# cpufreq's current frequency (the requested P-state) cannot show.
+#
+# deliv_khz CPU: median of three 20 ms measurements of the debugfs file
+deliv_khz() {
+	for _i in 1 2 3; do
+		sed -n "s/^cpu$1 \([0-9]*\) .*/\1/p" /sys/kernel/debug/freq_invariance/delivered
+	done | sort -n | sed -n 2p
+}
+# within PCT WANT GOT: GOT within PCT % of WANT
+within() { [ $(( ($3 - $2) * 100 / $2 )) -le "$1" ] && [ $(( ($2 - $3) * 100 / $2 )) -le "$1" ]; }
+hidden=0
+if [ "$broken" = 1 ]; then
+	for t in "delivered_source cppc" "busy at max_P, boost on" "boost off" "at the lowest P-state"; do
+		ktap_skip "counter source: $t" "nominal_perf 0: no CPPC counter source"
+	done
+elif ! insmod "$VC_KO" preset="$vpreset" emulate=1 cppc_page=$CPPC_BASE; then
+	for t in "delivered_source cppc" "busy at max_P, boost on" "boost off" "at the lowest P-state"; do
+		ktap_fail "counter source: $t (vcpufreq emulate=1 cppc_page= refused)"
+	done
+else
+	hidden=$(sed -n 's/^hidden_boost_khz //p' /sys/kernel/debug/vcpufreq/config)
+	mark2=$(log_mark)
+	insmod "$FI_KO"
+	bad=
+	for c in $cpus; do
+		got=$(cat "$SYS/cpu$c/delivered_source")
+		[ "$got" = cppc ] || bad="$bad cpu$c=$got"
+	done
+	log_since "$mark2" | grep '^freq_invariance' | sed 's/^/# /'
+	ktap_result "counter source: delivered_source cppc on every CPU" "$([ -z "$bad" ]; echo $?)"
+
+	last=$(echo "$cpus" | tail -n 1)
+	modprobe cpufreq_userspace 2>/dev/null
+	pol=$CPUS/cpu$last/cpufreq
+	echo userspace > "$pol/scaling_governor"
+	echo $((nom_mhz * 1000)) > "$pol/scaling_setspeed"
+	taskset -c "$last" sh -c 'while :; do :; done' &
+	spin=$!
+	sleep 1
+	got=$(deliv_khz "$last")
+	ktap_diag "cpu$last busy at max_P $((nom_mhz * 1000)) kHz, boost on: delivered $got kHz (hidden boost $hidden)"
+	ktap_result "counter source: busy at max_P with boost on delivers the boost frequency (2 %)" \
+		"$(within 2 "$hidden" "${got:-0}"; echo $?)"
+	echo 0 > $CPUS/cpufreq/boost
+	sleep 1
+	got=$(deliv_khz "$last")
+	ktap_diag "boost off: delivered $got kHz"
+	ktap_result "counter source: boost off delivers max_P (2 %)" \
+		"$(within 2 $((nom_mhz * 1000)) "${got:-0}"; echo $?)"
+	echo "$low" > "$pol/scaling_setspeed"
+	sleep 1
+	got=$(deliv_khz "$last")
+	ktap_diag "at $low kHz: delivered $got kHz"
+	ktap_result "counter source: the lowest P-state delivers its frequency (2 %)" \
+		"$(within 2 "$low" "${got:-0}"; echo $?)"
+	kill "$spin"
+	wait "$spin" 2>/dev/null
+	echo 1 > $CPUS/cpufreq/boost
+	rmmod freq_invariance
+	rmmod vcpufreq
+fi
 ktap_dmesg_clean "no kernel report (WARN, BUG, KASAN...) during the test"
 ktap_finish

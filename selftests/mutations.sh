@@ -22,13 +22,15 @@ bad=0
 
 "$src/tools/deps.sh" --quiet || exit 1
 
-# run_one NAME FILE SED-EXPR SUITE [debug]: break FILE, run
+# run_one NAME FILE SED-EXPR SUITE [debug|icount]: break FILE, run
 # selftests/SUITE.sh on Debian's kernel, or with "debug" on the project's
-# debug test kernel (lockdep, KASAN; built by make kunit), 2 vCPUs.
+# debug test kernel (lockdep, KASAN; built by make kunit), 2 vCPUs, or
+# with "icount" in an instruction-counted 1-vCPU guest with EMU_TIMING=1
+# (15-emulation's timing checks).
 run_one() {
 	local name=$1 file=$2 expr=$3 suite=$4 kernel=${5:-}
 	local t=$scratch/tree log nf kdir
-	local -a vmargs=()
+	local -a vmargs=() envargs=()
 
 	[ -z "$only" ] || [[ $name == *"$only"* ]] || return 0
 	rm -rf "$t"
@@ -48,10 +50,13 @@ run_one() {
 		kdir=$("$src/tools/kunit/build-kernel.sh" -q | tail -n 1) || {
 			echo "NO DEBUG KERNEL: $name"; bad=1; return; }
 		vmargs=(--smp 2 --kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir")
+	elif [ "$kernel" = icount ]; then
+		vmargs=(--smp 1 --icount)
+		envargs=(env EMU_TIMING=1)
 	fi
 	BUILD_DIR=$t/build "$t/tools/vm/run" --name mutant --timeout 900 \
 		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 "${vmargs[@]}" \
-		-- sh selftests/run.sh "$suite.sh" >/dev/null 2>"$scratch/vm.err"
+		-- "${envargs[@]}" sh selftests/run.sh "$suite.sh" >/dev/null 2>"$scratch/vm.err"
 	log=$t/build/vm/mutant.log
 	if ! grep -q '^ok \|^not ok ' "$log" 2>/dev/null; then
 		if grep -q 'error' "$scratch/vm.err"; then
@@ -63,7 +68,8 @@ run_one() {
 		fi
 		bad=1; return
 	fi
-	nf=$(grep -c '^ *not ok' "$log")
+	# A guest that died mid-suite (a crash at unload) is caught too.
+	nf=$(grep -c '^ *not ok\|^vm: guest killed\|Kernel panic\|^ *BUG:' "$log")
 	if [ "$nf" -gt 0 ]; then
 		echo "caught by $suite ($nf not ok): $name"
 		grep '^ *not ok' "$log" | grep -v "^not ok [0-9]* $suite" |
@@ -98,5 +104,28 @@ run_one "tunables: the last user's files removed after gov_attr_set_put() destro
 	'/^static void sugov_inv_exit(/,/^}/ s/^\tif (tunables->attr_set.usage_count == 1)$/\tif (0)/' 60-tunables debug
 run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $S \
 	'/^static void __exit sugov_inv_module_exit(/,/^}/ s/^\tdebugfs_remove_recursive(sugov_inv_debugfs);$/\t(void)sugov_inv_debugfs;/' 50-lifecycle
+
+# The emulated machine (vcpufreq emulate=1), 15-emulation.
+V=selftests/vcpufreq.c E=selftests/vcpufreq_energy.h
+run_one "emu: the stall timer never spins (no slow-down)" $V \
+	's/^\tif (out.spin_ns) {$/\tif (0) {/' 15-emulation icount
+run_one "emu: each ns of work owes f_top/f of stall instead of f_top/f - 1" $E \
+	's/^\t\t\t\t\tin->top_khz - in->eff_khz,$/\t\t\t\t\tin->top_khz,/' 15-emulation icount
+run_one "emu: the stall timer keeps running on idle CPUs" $V \
+	's/if (!ec->online || is_idle_task(current)) {/if (!ec->online) {/; s/if (ec->armed \&\& hrtimer_try_to_cancel(\&ec->timer) >= 0)/if (0)/' 15-emulation icount
+run_one "emu: stall time integrated at idle power" $V \
+	's/^\t\tec->energy_nj += vcpufreq_em_nj(delta, ec->busy_uw);$/\t\tec->energy_nj += vcpufreq_em_nj(delta, ec->stalling ? vcpufreq_em->idle_uw : ec->busy_uw);/' 15-emulation icount
+run_one "emu: model power linear in V, not V^2" $E \
+	's/(u64)mv \* mv \* in->khz/(u64)mv * 1000 * in->khz/' 15-emulation icount
+run_one "emu: energy_uj never wraps at max_energy_range_uj" $V \
+	's/^\t\*energy_uj = rem;$/\t*energy_uj = div_u64(vcpufreq_emu_package_nj(\&uncore_nj), 1000);/' 15-emulation icount
+run_one "emu: max_P never runs at the hidden boost" $V \
+	's/^\t\treturn VCPUFREQ_MAX_STATES;$/\t\treturn idx;/' 15-emulation icount
+run_one "emu: emulate_period_us not range-checked" $V \
+	's/if (emulate_period_us < 100 || emulate_period_us > 100000) {/if (0) {/' 15-emulation icount
+run_one "emu: an offline CPU keeps using energy" $V \
+	's/^\tif (!ec->online)$/\tif (0)/' 15-emulation
+run_one "emu: the offline callback leaves the CPU's timer running (unload)" $V \
+	'/^static int vcpufreq_emu_offline(/,/^}/ s/^\tstruct vcpufreq_emu_cpu \*ec = per_cpu_ptr(&vcpufreq_emu, cpu);$/\tstruct vcpufreq_emu_cpu *ec = per_cpu_ptr(\&vcpufreq_emu, cpu);\n\n\treturn 0;/' 15-emulation
 
 exit $bad

@@ -55,7 +55,7 @@ class PresetError(Exception):
 def load_presets(path=PRESETS):
     """Return {name: dict} for every preset line of @path."""
     cols = ("name", "family", "model", "osc", "highest", "nominal", "lnl",
-            "lowest", "nom_mhz", "low_mhz", "table_khz", "source")
+            "lowest", "nom_mhz", "low_mhz", "vpreset", "source")
     presets = {}
     with open(path, encoding="utf-8") as f:
         for line in f:
