@@ -285,7 +285,7 @@ static void print_probe(const struct probe *p)
 		khz_unknown = false;
 	kv_khz("max_p_khz", p->max_p_khz);
 	kv_khz("max_boost_khz", p->max_boost_khz);
-	kv_khz("midpoint_khz", amd_cppc_ratio_midpoint_khz(p->max_p_khz,
+	kv_khz("midpoint_khz", freq_ratio_midpoint_khz(p->max_p_khz,
 							   p->max_boost_khz));
 	khz_unknown = partial;
 	kv_u("kernel_ratio", p->kernel_ratio);
@@ -732,7 +732,7 @@ static void machine_finish(unsigned int cpu, struct probe *p, int hw_err)
 	if (hw_err)
 		kv_s("hardware_error", err_name(hw_err));
 	max_boost = effective_max_boost(cpu, p, &boost);
-	midpoint = amd_cppc_ratio_midpoint_khz(p->max_p_khz, max_boost);
+	midpoint = freq_ratio_midpoint_khz(p->max_p_khz, max_boost);
 	kv_s("cpufreq_boost", boost);
 	if (have_override)
 		khz_unknown = false;
