@@ -201,7 +201,7 @@ check_boost() {
 ktap_check "boost off: max_P runs at 2250 MHz, on: at 3400 MHz (f_top)" check_boost
 
 # --- an idle CPU stays idle -------------------------------------------------
-# idle_busy: per CPU "N:fraction" of a 3 s idle window; the stall timer
+# idle_busy: per CPU "N:fraction" of a 5 s idle window; the stall timer
 # counts around it go to /tmp/emu-fires[01].
 idle_busy() {
 	set_all scaling_governor userspace && set_all scaling_setspeed 1500000 || return 1
@@ -210,7 +210,9 @@ idle_busy() {
 	sleep 0.5
 	awk '$1 == "cpu" { print $2, $14 }' $DBG/energy > /tmp/emu-fires0
 	snap; t0=$T s0=$S
-	sleep 3
+	# 5 s: this shell's own "sleep" (a fork and an exec, ~45 ms at
+	# 1500 MHz) stays under 1 % of the window.
+	sleep 5
 	snap; t1=$T s1=$S
 	awk '$1 == "cpu" { print $2, $14 }' $DBG/energy > /tmp/emu-fires1
 	taskset -p -c 0-$((NCPU - 1)) $$ > /dev/null
@@ -218,7 +220,7 @@ idle_busy() {
 }
 
 # The stall timer stops on an idle CPU: one that kept running would fire
-# 3000 times in the window.
+# 5000 times in the window.
 check_timer_stops() {
 	[ -n "$IDLE" ] || return 1
 	{ cat /tmp/emu-fires0; echo --; cat /tmp/emu-fires1; } | awk '
@@ -238,12 +240,12 @@ check_idle() {
 		END { exit bad }'
 }
 IDLE=$(idle_busy)
-ktap_check_v "the stall timer stops on idle CPUs (3 s at 1500 MHz)" check_timer_stops
+ktap_check_v "the stall timer stops on idle CPUs (5 s at 1500 MHz)" check_timer_stops
 if [ "$TIMING" = 1 ]; then
-	ktap_check_v "idle CPUs at 1500 MHz stay idle (busy < 2 %)" check_idle
+	ktap_check_v "idle CPUs at 1500 MHz stay idle (busy < 2 % over 5 s)" check_idle
 else
 	echo "$IDLE" | awk -F: '{ printf "# cpu%s busy %.1f %%\n", $1, 100 * $2 }'
-	ktap_skip "idle CPUs at 1500 MHz stay idle (busy < 2 %)" "guest time does not follow instructions (EMU_TIMING=1 under tools/vm/run --icount)"
+	ktap_skip "idle CPUs at 1500 MHz stay idle (busy < 2 % over 5 s)" "guest time does not follow instructions (EMU_TIMING=1 under tools/vm/run --icount)"
 fi
 
 # --- a fixed job at every emulated frequency --------------------------------
@@ -319,12 +321,14 @@ ktap_check_v "energy of the job = model x busy/idle time + uncore, each P-state 
 # Fixed work, then a fixed sleep: a slower CPU takes longer for the work,
 # so the busy fraction (the kernel's idle accounting, which the governors
 # read) rises as the frequency falls.
-# With work w (at f_top) and sleep s per round, the busy fraction at f is
-# b(f) = w r / (w r + s), r = f_top / f: predicted from the fraction
-# measured at f_top, within 3 points, and rising.
+# The busy fraction rises, and the busy time (work w at f_top) grows by
+# f_top/f within 3 %, so b(f) = w r / (w r + s), r = f_top / f, with s the
+# idle time.  Under --icount,sleep=on the idle time follows the host's
+# clock (a loaded host stretches each sleep a little); the busy time is
+# counted in instructions and repeats.
 check_busy_rises() {
 	set_all scaling_governor userspace || return 1
-	prev=0 ws=
+	prev=0 w_top=
 	for st in 3400000:2250000 2000000:2000000 1500000:1500000; do
 		eff=${st%%:*} f=${st#*:}
 		set_all scaling_setspeed $f || return 1
@@ -333,13 +337,14 @@ check_busy_rises() {
 		taskset -c 0 awk -v n=$((JOB_ITERS / 20)) 'BEGIN {
 			for (r = 0; r < 10; r++) { for (i = 0; i < n; i++) s += i; system("sleep 0.1") } }'
 		snap; t1=$T s1=$S
-		bf=$(busy_idle "$t0" "$s0" "$t1" "$s1" | tr ' ' '\n' | awk -F: '$1 == 0 { printf "%.2f", 100 * $2 }')
-		[ -z "$ws" ] && ws=$(awk -v b="$bf" 'BEGIN { print b / (100 - b) }')
-		want=$(awk -v ws="$ws" -v r="$(awk -v a=3400000 -v b=$eff 'BEGIN { print a / b }')" \
-			'BEGIN { printf "%.2f", 100 * ws * r / (ws * r + 1) }')
-		echo "$eff kHz: CPU 0 busy $bf %, predicted $want %"
-		awk -v a="$prev" -v b="$bf" -v w="$want" 'BEGIN {
-			d = b - w; exit !(b > a && (d < 0 ? -d : d) <= 3) }' || return 1
+		dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+		bf=$(busy_idle "$t0" "$s0" "$t1" "$s1" | tr ' ' '\n' | awk -F: '$1 == 0 { printf "%.4f", $2 }')
+		w=$(awk -v b="$bf" -v dt="$dt" 'BEGIN { printf "%.3f", b * dt }')
+		[ -z "$w_top" ] && w_top=$w
+		awk -v b="$bf" -v a="$prev" -v w="$w" -v wt="$w_top" -v eff=$eff 'BEGIN {
+			want = 3400000 / eff; got = w / wt
+			printf "%d kHz: CPU 0 busy %.1f %% (%.2f s of %.2f s), busy time %.3f x, model %.3f\n", eff, 100 * b, w, w / b, got, want
+			exit !(b > a && got >= want * 0.97 && got <= want * 1.03) }' || return 1
 		prev=$bf
 	done
 }
@@ -371,7 +376,7 @@ check_wrap() {
 		# range before.
 		[ $((pkg - k * RANGE)) -lt "$z" ] && k=$((k - 1))
 		lag=$((pkg - k * RANGE - z))
-		[ $lag -ge 0 ] && [ $lag -lt $((RANGE / 10)) ] ||
+		[ $lag -ge 0 ] && [ $lag -lt $((RANGE / 2)) ] ||
 			{ bad="energy_uj $z, package $pkg: not the package modulo $RANGE"; break; }
 		if [ $prev_z -ge 0 ]; then
 			if [ "$z" -lt $prev_z ]; then

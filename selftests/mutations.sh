@@ -58,6 +58,13 @@ run_one() {
 		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 "${vmargs[@]}" \
 		-- "${envargs[@]}" sh selftests/run.sh "$suite.sh" >/dev/null 2>"$scratch/vm.err"
 	log=$t/build/vm/mutant.log
+	# A guest that crashed mid-suite (a timer left behind at unload) is
+	# caught: the suite never finishes.
+	if grep -q 'Kernel panic\|BUG: \|Oops' "$log" 2>/dev/null; then
+		echo "caught by $suite (kernel crash): $name"
+		grep -m 3 'Kernel panic\|BUG: \|Oops\|RIP:' "$log" | sed 's/^/#   /'
+		return
+	fi
 	if ! grep -q '^ok \|^not ok ' "$log" 2>/dev/null; then
 		if grep -q 'error' "$scratch/vm.err"; then
 			echo "BUILD FAILED: $name"
@@ -68,8 +75,7 @@ run_one() {
 		fi
 		bad=1; return
 	fi
-	# A guest that died mid-suite (a crash at unload) is caught too.
-	nf=$(grep -c '^ *not ok\|^vm: guest killed\|Kernel panic\|^ *BUG:' "$log")
+	nf=$(grep -c '^ *not ok' "$log")
 	if [ "$nf" -gt 0 ]; then
 		echo "caught by $suite ($nf not ok): $name"
 		grep '^ *not ok' "$log" | grep -v "^not ok [0-9]* $suite" |

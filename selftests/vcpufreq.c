@@ -665,8 +665,6 @@ static u64 vcpufreq_emu_t0_ns;	/* ktime_get_ns() at load: uncore origin */
 static u64 vcpufreq_period_ns;
 static enum cpuhp_state vcpufreq_emu_hp;
 static struct tracepoint *vcpufreq_tp_switch;
-static struct powercap_control_type *vcpufreq_pcap_type;
-static struct powercap_zone *vcpufreq_pcap_zone;
 
 /* Layout of mkssdt.py's register page, per CPU */
 #define VCPUFREQ_CPPC_STRIDE		64
@@ -1093,6 +1091,9 @@ static void vcpufreq_emu_stop(void)
 }
 
 #if IS_ENABLED(CONFIG_POWERCAP)
+static struct powercap_control_type *vcpufreq_pcap_type;
+static struct powercap_zone *vcpufreq_pcap_zone;
+
 static int vcpufreq_pcap_energy(struct powercap_zone *zone, u64 *energy_uj)
 {
 	u64 uncore_nj, rem;
