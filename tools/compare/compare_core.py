@@ -354,11 +354,11 @@ def finish_result(run, raw, workload):
     if raw.get('energy') not in (None, '', '-'):
         energy = 0
         for z in raw['energy'].split(';'):
-            parts = z.split(':')
-            if len(parts) != 5 or not all(p.isdigit() for p in parts[2:]):
+            parts = z.partition('=')[2].split(':')
+            if len(parts) != 3 or not all(p.isdigit() for p in parts):
                 energy = None
                 break
-            energy += energy_delta_uj(int(parts[2]), int(parts[3]), int(parts[4]))
+            energy += energy_delta_uj(int(parts[0]), int(parts[1]), int(parts[2]))
     rec['energy_j'] = energy / 1e6 if energy is not None else None
     rec['power_w'] = (rec['energy_j'] / elapsed
                       if rec['energy_j'] is not None and elapsed else None)
@@ -568,10 +568,11 @@ def write_outputs(outdir, meta, results):
 
 
 def plot(outdir, meta, results):
-    """freq.png: mean frequency over time of the first workload's first
-    repetition per configuration; perf-energy.png: one point per
-    configuration, geometric-mean performance ratio (higher is better)
-    against the mean energy per run relative to the baseline."""
+    """freq.png: mean frequency over time, one panel per configuration, in
+    the first repetition of the workload with the longest runs;
+    perf-energy.png: one point per configuration, the geometric mean of
+    the performance ratios (higher is better) against the mean energy per
+    run.  Skipped without gnuplot."""
     gp = shutil.which('gnuplot')
     if not gp or not results:
         return
@@ -580,50 +581,55 @@ def plot(outdir, meta, results):
     base = meta['baseline']
     dat = os.path.join(outdir, 'plot')
     os.makedirs(dat, exist_ok=True)
+    ok = [r for r in results if r['status'] == 'ok' and r['freq_samples']]
     series = []
-    for c in configs:
-        runs = [r for r in results if r['config'] == c.spec and r['freq_samples']
-                and r['status'] == 'ok']
-        if not runs:
-            continue
-        first = min(runs, key=lambda r: (r['rep'], r['id']))
-        fn = os.path.join(dat, f'freq-{len(series)}.dat')
-        with open(fn, 'w') as f:
-            for t, khz in first['freq_samples']:
-                f.write(f'{t / 1000:.3f} {khz / 1000:.0f}\n')
-        series.append((fn, c.name, f'{first["workload"]}{first["op"]}'))
-    rt = ratios(results, workloads, [c.spec for c in configs], base)
-    pts = os.path.join(dat, 'perf-energy.dat')
-    with open(pts, 'w') as f:
-        benergy = {}
+    if ok:
+        wl = max({r['workload'] for r in ok},
+                 key=lambda n: amean([len(r['freq_samples']) for r in ok if r['workload'] == n]))
         for c in configs:
-            perf, en = [], []
-            for w in workloads:
-                p = rt.get((w.name, c.spec), (None,))[0]
-                if p:
-                    perf.append(p if w.higher else 1.0 / p)
-                es = [r['energy_j'] for r in results if r['config'] == c.spec and
-                      r['workload'] == w.name and r['energy_j'] is not None]
-                if es:
-                    en.append(amean(es))
-            if perf and en:
-                benergy[c.spec] = geomean(en)
-                f.write(f'{geomean(perf):.4f} {benergy[c.spec]:.4f} "{c.name}"\n')
-    script = ['set terminal png size 900,500', 'set grid']
+            runs = [r for r in ok if r['config'] == c.spec and r['workload'] == wl]
+            if not runs:
+                continue
+            first = min(runs, key=lambda r: (r['rep'], r['op_index'], r['id']))
+            fn = os.path.join(dat, f'freq-{len(series)}.dat')
+            with open(fn, 'w') as f:
+                for t, khz in first['freq_samples']:
+                    f.write(f'{t / 1000:.3f} {khz / 1000:.0f}\n')
+            series.append((fn, c.name, f'{first["workload"]} {first["op"]}'.strip()))
+    rt = ratios(results, workloads, [c.spec for c in configs], base)
+    points = []
+    for c in configs:
+        perf, en = [], []
+        for w in workloads:
+            p = rt.get((w.name, c.spec), (None,))[0]
+            if p:
+                perf.append(p if w.higher else 1.0 / p)
+            es = [r['energy_j'] for r in results if r['config'] == c.spec and
+                  r['workload'] == w.name and r['energy_j'] is not None and r['status'] == 'ok']
+            if es:
+                en.append(amean(es))
+        if perf and en:
+            points.append(f'{geomean(perf):.4f} {geomean(en):.4f} "{c.name}"')
+    script = ['set terminal png size 1000,700', 'set termoption noenhanced', 'set grid']
     if series:
+        rows = (len(series) + 1) // 2
         script += [f'set output "{os.path.join(outdir, "freq.png")}"',
-                   'set xlabel "time in run (s)"', 'set ylabel "mean scaling_cur_freq (MHz)"',
-                   'set key outside right',
-                   'plot ' + ', '.join(f'"{fn}" using 1:2 with steps title "{n} ({wl})"'
-                                       for fn, n, wl in series)]
-    script += [f'set output "{os.path.join(outdir, "perf-energy.png")}"',
-               'set xlabel "mean energy per run, geometric mean over benchmarks (J)"',
-               'set ylabel "performance ratio vs ' + Config(base).name + ' (higher is better)"',
-               'unset key',
-               f'plot "{pts}" using 2:1 with points pt 7, "" using 2:1:3 with labels offset 1,1']
-    if os.path.getsize(pts) == 0:
-        script = script[:-5] if series else []
-    if script:
+                   f'set multiplot layout {rows},2 title "mean scaling_cur_freq (MHz) '
+                   f'over time (s): {series[0][2]}, first repetition"', 'unset key']
+        for fn, name, _ in series:
+            script += [f'set title "{name}"', f'plot "{fn}" using 1:2 with steps']
+        script += ['unset multiplot']
+    if points:
+        pts = os.path.join(dat, 'perf-energy.dat')
+        with open(pts, 'w') as f:
+            f.write('\n'.join(points) + '\n')
+        script += ['set size 1,1', 'set title "performance against energy"',
+                   f'set output "{os.path.join(outdir, "perf-energy.png")}"',
+                   'set xlabel "mean energy per run, geometric mean over benchmarks (J)"',
+                   f'set ylabel "performance ratio vs {Config(base).name} (higher is better)"',
+                   'unset key',
+                   f'plot "{pts}" using 2:1 with points pt 7, "" using 2:1:3 with labels offset 1,1']
+    if series or points:
         subprocess.run([gp], input='\n'.join(script) + '\n', text=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 

@@ -9,7 +9,7 @@
 # back and prints machine-readable lines for tools/compare:
 #   COMPARE_OUT ID LINE          the last lines of the workload's output
 #   COMPARE_FREQ ID T_MS:KHZ,... mean scaling_cur_freq over the policies
-#   COMPARE_RESULT ID status=ok elapsed_ns=N energy=Z:B:A:MAX;... tis=KHZ:10MS,...
+#   COMPARE_RESULT ID status=ok elapsed_ns=N energy=ZONE=B:A:MAX;... tis=KHZ:10MS,...
 # The figure of merit is parsed from COMPARE_OUT by tools/compare, so the
 # parsing is tested on the host.
 #
@@ -88,7 +88,7 @@ set_gov() {
 set_tunable() {
 	_ok=0
 	for f in "$CPUFREQ/$1/$2" "$CPUFREQ"/policy*/"$1/$2"; do
-		[ -f "$f" ] || continue
+		[ -e "$f" ] || continue
 		echo "$3" > "$f" 2>/dev/null || return 1
 		_ok=1
 	done
@@ -130,7 +130,7 @@ apply_config() {
 	IFS=$old_ifs
 }
 
-# energy: ZONE:UJ:MAX_RANGE for every package-level powercap zone
+# energy: ZONE=UJ:MAX_RANGE for every package-level powercap zone
 # (intel-rapl:N, not its sub-zones), separated by ';'.
 energy() {
 	_e=
@@ -139,7 +139,7 @@ energy() {
 		[ -r "$z/energy_uj" ] || continue
 		read -r uj < "$z/energy_uj"
 		read -r mx < "$z/max_energy_range_uj"
-		_e="$_e${_e:+;}${z##*/}:$uj:$mx"
+		_e="$_e${_e:+;}${z##*/}=$uj:$mx"
 	done
 	echo "$_e"
 }
@@ -244,13 +244,13 @@ if [ -n "$spid" ]; then
 fi
 rm -f "$out" "$freqf"
 
-# Energy before and after, per zone: ZONE:BEFORE:AFTER:MAX.
+# Energy before and after, per zone: ZONE=BEFORE:AFTER:MAX.
 en=
 for a in $(echo "$e0" | tr ';' ' '); do
-	z=${a%%:*}
-	b=$(echo "$e1" | tr ';' '\n' | sed -n "s/^$z:\([0-9]*\):.*/\1/p")
-	r=${a#*:}
-	en="$en${en:+;}$z:${r%%:*}:$b:${r#*:}"
+	z=${a%%=*}
+	b=$(echo "$e1" | tr ';' '\n' | sed -n "s/^$z=\([0-9]*\):.*/\1/p")
+	r=${a#*=}
+	en="$en${en:+;}$z=${r%%:*}:$b:${r#*:}"
 done
 # Residency during the run per frequency (10 ms units).
 td=$( (echo "$s0" | sed 's/^/a /'; echo "$s1" | sed 's/^/b /') |
