@@ -14,15 +14,19 @@
 #      would not report shows up.  10-vcpufreq, which checks the test
 #      driver under the stock governors, runs on the stock kernel only
 #      (about 5 minutes more here, outside the 30-minute budget).
+#   6. compare: tools/compare's unit tests (statistics, plan, runner on a
+#      fake sysfs, bad input; host, a second)
+#   7. compare-guest: tools/compare end to end in the guest (2
+#      configurations x 1 short run x 2 repetitions under icount)
 # Each part's output is kept in build/check/.  Set CHECK_ONLY to a
-# space-separated subset (lint fi-probe kunit selftests selftests-debug)
-# to run fewer.
+# space-separated subset (lint fi-probe kunit selftests selftests-debug
+# compare compare-guest) to run fewer.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 out=$build/check
-only=${CHECK_ONLY:-lint fi-probe kunit selftests selftests-debug}
+only=${CHECK_ONLY:-lint fi-probe kunit selftests selftests-debug compare compare-guest}
 mkdir -p "$out"
 cd "$top" || exit 1
 
@@ -108,6 +112,20 @@ if want selftests-debug; then
 		failed_part "debug test kernel did not build" "$log"
 	fi
 	tally "selftests (debug kernel)" "$log"
+fi
+
+if want compare; then
+	echo "== compare: tools/compare unit tests"
+	"$top/tools/compare/test_compare.py" 2>&1 | tee "$out/compare.ktap"
+	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/compare.ktap" || failed_part "test_compare.py exited non-zero" "$out/compare.ktap"
+	tally compare "$out/compare.ktap"
+fi
+
+if want compare-guest; then
+	echo "== compare-guest: tools/compare end to end in QEMU"
+	"$top/tools/compare/test_guest.sh" "$build/compare/check-e2e" 2>&1 | tee "$out/compare-guest.ktap"
+	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/compare-guest.ktap" || failed_part "test_guest.sh exited non-zero" "$out/compare-guest.ktap"
+	tally compare-guest "$out/compare-guest.ktap"
 fi
 
 # A CI log may keep only the tail of this output: after a failure, the
