@@ -208,7 +208,7 @@ cmd) [ $# -eq 1 ] || die2 "cmd takes one shell command" ;;
 esac
 case $kind in
 tbench) prog=tbench ;; dbench) prog=dbench ;; hackbench) prog=hackbench ;;
-cpu) prog=stress-ng ;; *) prog=sh ;;
+cpu) prog=stress-ng ;; *) prog='sh' ;;
 esac
 command -v "$prog" > /dev/null || die2 "$prog is not installed"
 ls "$CPUFREQ"/policy*/scaling_governor > /dev/null 2>&1 || die2 "no cpufreq policy under $CPUFREQ"
