@@ -835,6 +835,8 @@ def build_parser():
     ap.add_argument('-o', '--out', help='output directory (default build/compare/DATE)')
     ap.add_argument('--report', metavar='DIR', help='re-render DIR without running')
     ap.add_argument('--dry-run', action='store_true', help='print the plan, run nothing')
+    ap.add_argument('--diff', nargs=2, metavar=('DIR1', 'DIR2'),
+                    help='repeatability: how far two runs\' ratios lie apart')
     return ap
 
 
@@ -843,6 +845,8 @@ def main(argv=None):
     try:
         if args.report:
             return report(args.report)
+        if args.diff:
+            return diff(*args.diff)
         return run(args)
     except BadInput as e:
         print(f'compare: {e}', file=sys.stderr)
@@ -850,6 +854,13 @@ def main(argv=None):
 
 
 def report(outdir):
+    meta, results = load(outdir)
+    sys.stdout.write(write_outputs(outdir, meta, results))
+    return 0
+
+
+def load(outdir):
+    """(meta, results) of an output directory, from results.jsonl."""
     pj = os.path.join(outdir, 'plan.json')
     if not os.path.exists(pj):
         raise BadInput(f'{outdir}: no plan.json (not a tools/compare output directory)')
@@ -865,7 +876,38 @@ def report(outdir):
                 except json.JSONDecodeError:
                     continue   # a line cut by an interrupt
                 results[r['id']] = r
-    sys.stdout.write(write_outputs(outdir, meta, sorted(results.values(), key=lambda r: r['id'])))
+    return meta, sorted(results.values(), key=lambda r: r['id'])
+
+
+def diff(dir1, dir2):
+    """Per benchmark and configuration, the two runs' performance and
+    performance-per-watt ratios and their relative difference; the
+    largest last.  Exit 0 (it measures, it does not judge)."""
+    tabs = []
+    for d in (dir1, dir2):
+        meta, results = load(d)
+        ws = [Workload.from_json(w) for w in meta['workloads']]
+        tabs.append((meta, ws, ratios(results, ws, meta['configs'], meta['baseline'])))
+    (m1, ws, r1), (_, _, r2) = tabs
+    worst = {'perf': 0.0, 'perf/W': 0.0}
+    print(f'{"benchmark":<12}{"config":<28}{"perf 1":>8}{"perf 2":>8}{"diff":>8}'
+          f'{"p/W 1":>8}{"p/W 2":>8}{"diff":>8}')
+    for w in ws:
+        for c in m1['configs']:
+            if c == m1['baseline'] or (w.name, c) not in r2:
+                continue
+            a, b = r1[(w.name, c)], r2[(w.name, c)]
+            row = f'{w.name:<12}{c:<28}'
+            for i, k in ((0, 'perf'), (2, 'perf/W')):
+                if a[i] and b[i]:
+                    d = abs(a[i] / b[i] - 1) * 100
+                    worst[k] = max(worst[k], d)
+                    row += f'{a[i]:8.3f}{b[i]:8.3f}{d:7.2f}%'
+                else:
+                    row += f'{"-":>8}{"-":>8}{"-":>8}'
+            print(row)
+    print(f'largest difference: performance ratios {worst["perf"]:.2f} %, '
+          f'performance-per-watt ratios {worst["perf/W"]:.2f} %')
     return 0
 
 

@@ -425,6 +425,27 @@ class Report(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(d, 'results.csv')))
 
 
+    def test_diff_of_two_runs(self):
+        # performance ratio 1.25 in one run, 1.25 * 1.02 in the other
+        lengths = {'seconds': 1, 'loops': 1, 'cpu_ops': 1, 'forkexec': 1}
+        w = cc.parse_workload('tbench:1', lengths)
+        meta = {'configs': ['a', 'b'], 'baseline': 'a', 'workloads': [w.to_json()], 'plan': []}
+        dirs = []
+        with tempfile.TemporaryDirectory() as top:
+            for k, fig in ((1, 125.0), (2, 127.5)):
+                d = os.path.join(top, str(k))
+                os.mkdir(d)
+                with open(os.path.join(d, 'plan.json'), 'w') as f:
+                    json.dump(meta, f)
+                with open(os.path.join(d, 'results.jsonl'), 'w') as f:
+                    f.write(json.dumps(result(0, 'a', 'tbench', '1', 100.0, 100.0)) + '\n')
+                    f.write(json.dumps(result(1, 'b', 'tbench', '1', fig, 100.0)) + '\n')
+                dirs.append(d)
+            with contextlib.redirect_stdout(io.StringIO()) as out:
+                self.assertEqual(cc.main(['--diff'] + dirs), 0)
+        self.assertIn('performance ratios 2.00 %', out.getvalue())
+
+
 class Ktap(unittest.TextTestResult):
     """Prints one KTAP line per test."""
 
