@@ -900,7 +900,7 @@ def diff(dir1, dir2):
             row = f'{w.name:<12}{c:<28}'
             for i, k in ((0, 'perf'), (2, 'perf/W')):
                 if a[i] and b[i]:
-                    d = abs(a[i] / b[i] - 1) * 100
+                    d = abs(b[i] / a[i] - 1) * 100
                     worst[k] = max(worst[k], d)
                     row += f'{a[i]:8.3f}{b[i]:8.3f}{d:7.2f}%'
                 else:
