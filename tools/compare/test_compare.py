@@ -339,7 +339,9 @@ class BadInput(unittest.TestCase):
 
 
 class Runner(unittest.TestCase):
-    """run-one.sh on a fake sysfs tree."""
+    """run-one.sh on a fake sysfs tree, with the host's sh (dash)."""
+
+    shell = ['sh']
 
     def setUp(self):
         self.d = tempfile.mkdtemp()
@@ -350,7 +352,7 @@ class Runner(unittest.TestCase):
 
     def run_one(self, config, *wl):
         env = dict(os.environ, SYSFS=self.d, SETTLE_S='0', SAMPLE_S='0', COMPARE_TMP=self.d)
-        return subprocess.run(['sh', os.path.join(HERE, 'run-one.sh'), '5', config] + list(wl),
+        return subprocess.run(self.shell + [os.path.join(HERE, 'run-one.sh'), '5', config] + list(wl),
                               capture_output=True, text=True, env=env, check=False)
 
     def read(self, rel):
@@ -396,6 +398,13 @@ class Runner(unittest.TestCase):
         r = self.run_one('ondemand', 'cmd', 'exit 3')
         self.assertEqual(r.returncode, 1)
         self.assertIn('status=failed rc=3', r.stdout)
+
+
+@unittest.skipUnless(shutil.which('busybox'), 'no busybox on this host')
+class RunnerBusybox(Runner):
+    """The same with busybox ash, the guest's shell."""
+
+    shell = ['busybox', 'sh']
 
 
 class Report(unittest.TestCase):
