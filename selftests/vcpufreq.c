@@ -19,6 +19,12 @@
  *   per_policy_tunables=BOOL  set CPUFREQ_HAVE_GOVERNOR_PER_POLICY (default 0)
  *   transition_latency_ns=UINT  cpuinfo_transition_latency (default 10000)
  *   boost=BOOL            boost supported and initially on (default 1)
+ *   emulate=BOOL          emulate the frequency and the energy (default 0)
+ *   emulate_boost=BOOL    with emulate=1: the preset's boost when boost is on
+ *                         and max_P is requested (default 1)
+ *   emulate_period_us=UINT  the emulator's timer period (default 1000)
+ *   energy_range_uj=ULONG   energy_uj wraps to 0 here (default 262143328850,
+ *                         what intel-rapl reports on most parts)
  *
  * debugfs, /sys/kernel/debug/vcpufreq/:
  *   requests  one line per request, oldest first, the last 65536 kept:
@@ -32,6 +38,14 @@
  *   cur       "<cpu> <khz>" per possible CPU: the P-state it was last set to
  *   config    "<key> <value>" lines: the table and parameters in effect
  *   reset     write anything: empties the record and zeroes the counters
+ *   energy    with emulate=1 only: per CPU energy and residency, uncore and
+ *             package energy (see vcpufreq_energy_show())
+ *
+ * With emulate=1 a CPU set to f runs f/f_top as fast as at the top
+ * frequency f_top (one pinned hard-IRQ hrtimer per CPU stalls it while it
+ * is busy), every CPU's energy is integrated from the preset's energy
+ * model, and the package energy is a powercap zone, intel-rapl:0, as RAPL
+ * shows it (Documentation/bench.rst, "The emulated machine").
  *
  * Model: mainline drivers/cpufreq/virtual-cpufreq.c (a guest driver with a
  * table, verify, target_index and fast_switch), with the table and boost
@@ -41,19 +55,27 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpufreq.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/namei.h>
 #include <linux/percpu.h>
+#include <linux/powercap.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
+
+#include "vcpufreq_energy.h"
 
 /* At most this many P-states; acpi-cpufreq tables are 3 to ~20 entries. */
 #define VCPUFREQ_MAX_STATES	32
@@ -77,7 +99,9 @@ static_assert((VCPUFREQ_RING_ENTRIES & (VCPUFREQ_RING_ENTRIES - 1)) == 0);
  * @nr:		entries in @khz
  * @nr_boost:	how many leading entries of @khz are boost states
  * @hidden_boost_khz: highest boost frequency the part reaches that the
- *		table does not list (0: none); reported in debugfs only
+ *		table does not list (0: none); with emulate=1 what max_P runs
+ *		at while boost is on
+ * @em:		energy model, used with emulate=1 (also for table_khz=)
  */
 struct vcpufreq_preset {
 	const char *name;
@@ -85,6 +109,7 @@ struct vcpufreq_preset {
 	unsigned int nr;
 	unsigned int nr_boost;
 	unsigned int hidden_boost_khz;
+	const struct vcpufreq_em_model *em;
 };
 
 /*
@@ -132,13 +157,80 @@ static const unsigned int vcpufreq_generic_khz[] = {
 	2400000, 1600000, 800000,
 };
 
+/*
+ * Energy models (emulate=1), P_busy(f) = a V(f)^2 f + b V(f) per core.
+ * Every number and its source is in Documentation/bench.rst, "The
+ * emulated machine"; keep the two tables identical, and selftests/
+ * 15-emulation.sh's copy, which predicts energy from them.
+ *
+ * EPYC 7742: V at P0..P2 from the P-state MSRs C001_0064..66 in InstLatx64
+ * AuthenticAMD0830F10_K17_Rome_CPUID.txt (VID 72/88/104, V = 1.55 -
+ * 0.00625 x VID).  Assumed: the boost voltage; a and b, chosen so that
+ * 64 cores at P0 plus the uncore stay within the 225 W TDP (64 x 2.18 W
+ * + 64 W); idle (a halted core in CC6, 0.1 W); the uncore (the I/O die,
+ * 64 W, 1 W per core).
+ */
+static const struct vcpufreq_em_point vcpufreq_epyc_7742_curve[] = {
+	{ 1500000,  900 },	/* P2, VID 104 (MSR) */
+	{ 2000000, 1000 },	/* P1, VID 88 (MSR) */
+	{ 2250000, 1100 },	/* P0, VID 72 (MSR) */
+	{ 3400000, 1350 },	/* boost: assumed */
+};
+
+static const struct vcpufreq_em_model vcpufreq_epyc_7742_em = {
+	.curve = vcpufreq_epyc_7742_curve,
+	.nr_points = ARRAY_SIZE(vcpufreq_epyc_7742_curve),
+	.a_uw_per_v2ghz = 700000,	/* assumed */
+	.b_uw_per_v = 250000,		/* assumed */
+	.idle_uw = 100000,		/* assumed */
+	.uncore_uw_per_core = 1000000,	/* assumed */
+};
+
+/*
+ * Xeon E5-2687W v3: 10 cores, 160 W TDP (Intel ARK).  Assumed: the whole
+ * curve (Haswell-EP VIDs run about 0.8 V at the 1.2 GHz minimum to 1.2 V
+ * at full turbo; linear between), a and b (10 x 10.6 W at base plus the
+ * uncore under the TDP), idle 0.5 W, uncore 40 W (4 W per core).
+ */
+static const struct vcpufreq_em_point vcpufreq_xeon_e5_2687w_v3_curve[] = {
+	{ 1200000,  800 },	/* assumed */
+	{ 3500000, 1200 },	/* assumed */
+};
+
+static const struct vcpufreq_em_model vcpufreq_xeon_e5_2687w_v3_em = {
+	.curve = vcpufreq_xeon_e5_2687w_v3_curve,
+	.nr_points = ARRAY_SIZE(vcpufreq_xeon_e5_2687w_v3_curve),
+	.a_uw_per_v2ghz = 2400000,	/* assumed */
+	.b_uw_per_v = 1000000,		/* assumed */
+	.idle_uw = 500000,		/* assumed */
+	.uncore_uw_per_core = 4000000,	/* assumed */
+};
+
+/* Not a real part: EPYC-like coefficients on a 0.75..1.25 V curve. */
+static const struct vcpufreq_em_point vcpufreq_generic_curve[] = {
+	{  800000,  750 },
+	{ 3000000, 1250 },
+};
+
+static const struct vcpufreq_em_model vcpufreq_generic_em = {
+	.curve = vcpufreq_generic_curve,
+	.nr_points = ARRAY_SIZE(vcpufreq_generic_curve),
+	.a_uw_per_v2ghz = 700000,
+	.b_uw_per_v = 250000,
+	.idle_uw = 100000,
+	.uncore_uw_per_core = 1000000,
+};
+
 static const struct vcpufreq_preset vcpufreq_presets[] = {
 	{ "epyc-7742", vcpufreq_epyc_7742_khz,
-	  ARRAY_SIZE(vcpufreq_epyc_7742_khz), 0, 3400000 },
+	  ARRAY_SIZE(vcpufreq_epyc_7742_khz), 0, 3400000,
+	  &vcpufreq_epyc_7742_em },
 	{ "xeon-e5-2687w-v3", vcpufreq_xeon_e5_2687w_v3_khz,
-	  ARRAY_SIZE(vcpufreq_xeon_e5_2687w_v3_khz), 1, 0 },
+	  ARRAY_SIZE(vcpufreq_xeon_e5_2687w_v3_khz), 1, 0,
+	  &vcpufreq_xeon_e5_2687w_v3_em },
 	{ "generic", vcpufreq_generic_khz,
-	  ARRAY_SIZE(vcpufreq_generic_khz), 1, 0 },
+	  ARRAY_SIZE(vcpufreq_generic_khz), 1, 0,
+	  &vcpufreq_generic_em },
 };
 
 /* Module parameters: read-only once loaded, validated in vcpufreq_init(). */
@@ -182,6 +274,27 @@ module_param(boost, bool, 0444);
 MODULE_PARM_DESC(boost,
 		 "Boost supported, initially on, and toggled by cpufreq's global boost file (default 1)");
 
+static bool emulate;
+module_param(emulate, bool, 0444);
+MODULE_PARM_DESC(emulate,
+		 "Emulate the frequency (a CPU at f runs f/f_top as fast) and the energy, with a powercap zone intel-rapl:0 (default 0)");
+
+static bool emulate_boost = true;
+module_param(emulate_boost, bool, 0444);
+MODULE_PARM_DESC(emulate_boost,
+		 "With emulate=1 and boost on: max_P runs at the preset's hidden boost frequency (default 1)");
+
+static unsigned int emulate_period_us = 1000;
+module_param(emulate_period_us, uint, 0444);
+MODULE_PARM_DESC(emulate_period_us,
+		 "With emulate=1: period of the per-CPU stall timer, us, 100..100000 (default 1000)");
+
+/* intel-rapl's max_energy_range_uj on most parts: 2^32 x 61.035 uJ. */
+static unsigned long energy_range_uj = 262143328850UL;
+module_param(energy_range_uj, ulong, 0444);
+MODULE_PARM_DESC(energy_range_uj,
+		 "With emulate=1: energy_uj wraps to 0 at this value, uJ, >= 1000 (default 262143328850)");
+
 /*
  * The table in effect, terminated by CPUFREQ_TABLE_END.  Written once at
  * load, then shared read-only by every policy (the core only reads it).
@@ -189,8 +302,10 @@ MODULE_PARM_DESC(boost,
 static struct cpufreq_frequency_table vcpufreq_table[VCPUFREQ_MAX_STATES + 1];
 static unsigned int vcpufreq_nr_states;
 static unsigned int vcpufreq_max_p_khz;		/* highest non-boost entry */
+static unsigned int vcpufreq_max_p_idx;		/* its index */
 static unsigned int vcpufreq_max_boost_khz;	/* highest boost entry, or 0 */
 static const struct vcpufreq_preset *vcpufreq_preset;	/* NULL: table_khz */
+static const struct vcpufreq_em_model *vcpufreq_em;	/* from preset= */
 
 /*
  * The emulated hardware: the frequency each CPU was last set to, in kHz.
@@ -301,10 +416,12 @@ static int vcpufreq_check_table(unsigned int n)
 				return -EINVAL;
 			}
 		}
-		if (vcpufreq_table[i].flags & CPUFREQ_BOOST_FREQ)
+		if (vcpufreq_table[i].flags & CPUFREQ_BOOST_FREQ) {
 			max_boost = max(max_boost, khz);
-		else
-			max_p = max(max_p, khz);
+		} else if (khz > max_p) {
+			max_p = khz;
+			vcpufreq_max_p_idx = i;
+		}
 	}
 	/* With boost off, the core would be left with no frequency at all. */
 	if (!max_p) {
@@ -389,6 +506,8 @@ static int vcpufreq_setup_table(void)
 		return -EINVAL;
 	}
 
+	/* A custom table takes its energy model from preset=. */
+	vcpufreq_em = p->em;
 	if (table_khz)
 		return vcpufreq_parse_table(table_khz);
 
@@ -400,6 +519,548 @@ static int vcpufreq_setup_table(void)
 	vcpufreq_preset = p;
 	return vcpufreq_check_table(p->nr);
 }
+
+/* ------------------------------------------------------------------ */
+/* Emulated frequency and energy (emulate=1)                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Residency slots: one per table entry, and one more for the hidden boost
+ * (EPYC's 3.4 GHz, which no table entry stands for).
+ */
+#define VCPUFREQ_EMU_SLOTS	(VCPUFREQ_MAX_STATES + 1)
+
+/* A stall takes at most this share of a period, in tenths. */
+#define VCPUFREQ_EMU_BUDGET_TENTHS	9
+
+/*
+ * Slowest emulated frequency, as a fraction of f_top: with 90 % of each
+ * period spent stalling the CPU still does a tenth of its work.
+ */
+#define VCPUFREQ_EMU_MAX_SLOWDOWN	10
+
+/* More than this from expiry to callback is not interrupt entry. */
+#define VCPUFREQ_EMU_MAX_ENTRY_NS	(50 * NSEC_PER_USEC)
+
+/**
+ * struct vcpufreq_emu_cpu - one CPU of the emulated machine
+ * @lock:	protects every field up to @timer.  Raw, taken with IRQs off:
+ *		the hrtimer callback (hard IRQ), the sched_switch probe
+ *		(runqueue lock held) and ->fast_switch take it.  Remote CPUs
+ *		take it to change the frequency or to read the energy.
+ * @last_ns:	ktime_get_ns() up to which the fields below are integrated
+ * @online:	the CPU is online and integrated; offline CPUs use no energy
+ * @busy:	a task other than the idle task runs
+ * @stalling:	the timer is spinning: busy time that is not useful work
+ * @idx:	table index the CPU is set to
+ * @slot:	residency slot of the frequency it runs at (@idx, or the
+ *		hidden boost slot)
+ * @eff_khz:	frequency it runs at, kHz
+ * @busy_uw:	P_busy(@eff_khz), uW
+ * @useful_ns:	useful busy time not yet turned into debt by the timer
+ * @debt_ns:	stall time owed
+ * @energy_nj:	energy used since load, nJ
+ * @busy_ns:	busy time since load (useful work and stalls)
+ * @idle_ns:	idle time since load
+ * @stall_ns:	stall time since load (part of @busy_ns)
+ * @slot_ns:	busy time at each residency slot
+ * @fires:	timer callbacks since load
+ * @entry_ns:	interrupt entry and exit of the timer since load, estimated
+ *		as twice the time from expiry to callback: busy, but not
+ *		work that is slowed down
+ * @timer:	the stall timer, pinned to the CPU
+ * @armed:	@timer is queued; only the CPU itself, with IRQs off, reads
+ *		or writes it
+ */
+struct vcpufreq_emu_cpu {
+	raw_spinlock_t lock;
+	u64 last_ns;
+	bool online;
+	bool busy;
+	bool stalling;
+	unsigned int idx;
+	unsigned int slot;
+	u32 eff_khz;
+	u32 busy_uw;
+	u64 useful_ns;
+	u64 debt_ns;
+	u64 energy_nj;
+	u64 busy_ns;
+	u64 idle_ns;
+	u64 stall_ns;
+	u64 slot_ns[VCPUFREQ_EMU_SLOTS];
+	u64 fires;
+	u64 entry_ns;
+	struct hrtimer timer;
+	bool armed;
+};
+
+static DEFINE_PER_CPU(struct vcpufreq_emu_cpu, vcpufreq_emu);
+
+/* Set once at load, then read-only. */
+static u32 vcpufreq_top_khz;	/* f_top: the host's speed stands for it */
+static u32 vcpufreq_boost_khz;	/* max_P's frequency with boost on, or 0 */
+static u32 vcpufreq_slot_khz[VCPUFREQ_EMU_SLOTS];
+static u32 vcpufreq_slot_uw[VCPUFREQ_EMU_SLOTS];
+static u32 vcpufreq_uncore_uw;	/* the package's uncore share */
+static u64 vcpufreq_emu_t0_ns;	/* ktime_get_ns() at load: uncore origin */
+static u64 vcpufreq_period_ns;
+static enum cpuhp_state vcpufreq_emu_hp;
+static struct tracepoint *vcpufreq_tp_switch;
+static struct powercap_control_type *vcpufreq_pcap_type;
+static struct powercap_zone *vcpufreq_pcap_zone;
+
+/*
+ * Bring @ec's integrals up to @now at its present state.  @now may be a
+ * little behind @ec->last_ns when two CPUs read the clock in turn: never
+ * go back.
+ *
+ * Every time here is ktime_get_ns(), not local_clock(): where
+ * sched_clock is unstable (a TCG guest has no constant_tsc), local_clock()
+ * never runs more than a tick past the last tick's time, so in a hard IRQ
+ * that holds the tick off, a spin on it can wait for ever; and it differs
+ * between CPUs, which remote readers would see.
+ */
+static void vcpufreq_emu_account(struct vcpufreq_emu_cpu *ec, u64 now)
+{
+	u64 delta;
+
+	lockdep_assert_held(&ec->lock);
+	if (now <= ec->last_ns)
+		return;
+	delta = now - ec->last_ns;
+	ec->last_ns = now;
+	if (!ec->online)
+		return;
+
+	if (ec->busy) {
+		ec->busy_ns += delta;
+		ec->slot_ns[ec->slot] += delta;
+		ec->energy_nj += vcpufreq_em_nj(delta, ec->busy_uw);
+		if (ec->stalling)
+			ec->stall_ns += delta;
+		else
+			ec->useful_ns += delta;
+	} else {
+		ec->idle_ns += delta;
+		ec->energy_nj += vcpufreq_em_nj(delta, vcpufreq_em->idle_uw);
+	}
+}
+
+/* The slot table entry @idx runs at, boost being @boost_on. */
+static unsigned int vcpufreq_emu_slot(unsigned int idx, bool boost_on)
+{
+	if (boost_on && vcpufreq_boost_khz && idx == vcpufreq_max_p_idx)
+		return VCPUFREQ_MAX_STATES;
+	return idx;
+}
+
+/*
+ * Integrate @cpu up to now, then run it at table entry @idx (-1: the
+ * entry it is at) with boost @boost_on.
+ */
+static void vcpufreq_emu_set(unsigned int cpu, int idx, bool boost_on)
+{
+	struct vcpufreq_emu_cpu *ec = per_cpu_ptr(&vcpufreq_emu, cpu);
+	unsigned long flags;
+	unsigned int slot;
+
+	raw_spin_lock_irqsave(&ec->lock, flags);
+	vcpufreq_emu_account(ec, ktime_get_ns());
+	if (idx >= 0)
+		ec->idx = idx;
+	slot = vcpufreq_emu_slot(ec->idx, boost_on);
+	ec->slot = slot;
+	ec->eff_khz = vcpufreq_slot_khz[slot];
+	ec->busy_uw = vcpufreq_slot_uw[slot];
+	raw_spin_unlock_irqrestore(&ec->lock, flags);
+}
+
+/*
+ * The stall timer.  Work done since the last call, at eff_khz, owes
+ * (f_top / eff - 1) of its time in stall; spin that off (up to 90 % of a
+ * period) in hard-IRQ context, where the interrupted task can neither run
+ * nor be migrated, and which Debian's 6.1 (no IRQ_TIME_ACCOUNTING) counts
+ * as the task's own busy time.
+ */
+static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
+{
+	struct vcpufreq_emu_cpu *ec = container_of(timer,
+						   struct vcpufreq_emu_cpu,
+						   timer);
+	struct vcpufreq_emu_in in;
+	struct vcpufreq_emu_out out;
+	u64 start, now, late;
+
+	raw_spin_lock(&ec->lock);
+	ec->fires++;
+	/* An idle CPU stays tickless: the probe re-arms on the way out. */
+	if (!ec->online || is_idle_task(current)) {
+		raw_spin_unlock(&ec->lock);
+		ec->armed = false;
+		return HRTIMER_NORESTART;
+	}
+	start = ktime_get_ns();
+	vcpufreq_emu_account(ec, start);
+	/*
+	 * From the expiry to here the CPU ran the interrupt entry, and after
+	 * the spin it runs the exit, which a real CPU at eff_khz would not
+	 * run at all: not work to slow down.  Counted as work, they made
+	 * every stall too long by ~2 % of a 1 ms period per (f_top/f - 1)
+	 * in a TCG guest.  The exit cannot be timed from here: take it to
+	 * cost what the entry did.
+	 */
+	late = start - min(start, (u64)ktime_to_ns(hrtimer_get_expires(timer)));
+	late = min3(2 * late, ec->useful_ns, (u64)VCPUFREQ_EMU_MAX_ENTRY_NS);
+	ec->useful_ns -= late;
+	ec->entry_ns += late;
+	in.useful_ns = ec->useful_ns;
+	in.debt_ns = ec->debt_ns;
+	in.eff_khz = ec->eff_khz;
+	in.top_khz = vcpufreq_top_khz;
+	in.budget_ns = div_u64(vcpufreq_period_ns * VCPUFREQ_EMU_BUDGET_TENTHS,
+			       10);
+	vcpufreq_emu_step(&in, &out);
+	ec->useful_ns = 0;
+	ec->debt_ns = out.debt_ns;
+	ec->stalling = out.spin_ns != 0;
+	raw_spin_unlock(&ec->lock);
+
+	if (out.spin_ns) {
+		/*
+		 * No cpu_relax(): under TCG, PAUSE ends the vCPU's time slice
+		 * and hands the host thread to another vCPU, which would make
+		 * the stall cost this CPU nothing.
+		 */
+		do {
+			now = ktime_get_ns();
+		} while (now - start < out.spin_ns);
+
+		raw_spin_lock(&ec->lock);
+		vcpufreq_emu_account(ec, now);
+		ec->stalling = false;
+		ec->debt_ns -= min(ec->debt_ns, now - start);
+		raw_spin_unlock(&ec->lock);
+	}
+
+	hrtimer_forward_now(timer, ns_to_ktime(vcpufreq_period_ns));
+	return HRTIMER_RESTART;
+}
+
+/*
+ * sched_switch probe: integrate at every idle transition, stop the timer
+ * when the CPU goes idle and start it when it leaves idle, right away if
+ * the last busy spell left a debt (a spell shorter than a period would
+ * otherwise never stall).  Runs on the switching CPU, runqueue lock held,
+ * IRQs off; hrtick starts its hrtimer from the same place.
+ */
+static void vcpufreq_emu_switch(void *data, bool preempt,
+				struct task_struct *prev,
+				struct task_struct *next,
+				unsigned int prev_state)
+{
+	struct vcpufreq_emu_cpu *ec = this_cpu_ptr(&vcpufreq_emu);
+	bool to_idle = is_idle_task(next);
+	bool owed;
+
+	if (is_idle_task(prev) == to_idle)
+		return;
+
+	raw_spin_lock(&ec->lock);
+	if (!ec->online) {
+		raw_spin_unlock(&ec->lock);
+		return;
+	}
+	vcpufreq_emu_account(ec, ktime_get_ns());
+	ec->busy = !to_idle;
+	owed = ec->debt_ns || ec->useful_ns;
+	raw_spin_unlock(&ec->lock);
+
+	if (to_idle) {
+		/* A pinned timer's callback cannot run now on this CPU. */
+		if (ec->armed && hrtimer_try_to_cancel(&ec->timer) >= 0)
+			ec->armed = false;
+	} else if (!ec->armed) {
+		hrtimer_start(&ec->timer,
+			      owed ? 0 : ns_to_ktime(vcpufreq_period_ns),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+		ec->armed = true;
+	}
+}
+
+/* CPU hotplug, on the CPU itself (CPUHP_AP_ONLINE_DYN): start integrating. */
+static int vcpufreq_emu_online(unsigned int cpu)
+{
+	struct vcpufreq_emu_cpu *ec = per_cpu_ptr(&vcpufreq_emu, cpu);
+
+	raw_spin_lock_irq(&ec->lock);
+	ec->last_ns = ktime_get_ns();
+	ec->online = true;
+	/* The hotplug thread runs: busy. */
+	ec->busy = true;
+	ec->stalling = false;
+	ec->useful_ns = 0;
+	ec->debt_ns = 0;
+	if (!ec->armed) {
+		hrtimer_start(&ec->timer, ns_to_ktime(vcpufreq_period_ns),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+		ec->armed = true;
+	}
+	raw_spin_unlock_irq(&ec->lock);
+	return 0;
+}
+
+/*
+ * Before the CPU goes (or at unload): stop the timer, which hotplug would
+ * otherwise migrate to another CPU, and stop integrating.
+ */
+static int vcpufreq_emu_offline(unsigned int cpu)
+{
+	struct vcpufreq_emu_cpu *ec = per_cpu_ptr(&vcpufreq_emu, cpu);
+
+	raw_spin_lock_irq(&ec->lock);
+	vcpufreq_emu_account(ec, ktime_get_ns());
+	ec->online = false;
+	ec->armed = false;
+	raw_spin_unlock_irq(&ec->lock);
+	/* The callback sees !online and does not re-arm; wait for it. */
+	hrtimer_cancel(&ec->timer);
+	return 0;
+}
+
+static void vcpufreq_emu_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_switch"))
+		*(struct tracepoint **)priv = tp;
+}
+
+/* The package energy since load, in nJ: every CPU plus the uncore. */
+static u64 vcpufreq_emu_package_nj(u64 *uncore_nj)
+{
+	u64 now = ktime_get_ns(), total = 0;
+	struct vcpufreq_emu_cpu *ec;
+	unsigned long flags;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		ec = per_cpu_ptr(&vcpufreq_emu, cpu);
+		raw_spin_lock_irqsave(&ec->lock, flags);
+		vcpufreq_emu_account(ec, now);
+		total += ec->energy_nj;
+		raw_spin_unlock_irqrestore(&ec->lock, flags);
+	}
+	*uncore_nj = vcpufreq_em_nj(now - vcpufreq_emu_t0_ns,
+				    vcpufreq_uncore_uw);
+	return total + *uncore_nj;
+}
+
+/*
+ * Check the emulation parameters and fill the slot tables.  One log line
+ * on bad input.
+ */
+static int vcpufreq_emu_setup(void)
+{
+	struct vcpufreq_em_in in = { .model = vcpufreq_em };
+	struct vcpufreq_em_out out;
+	unsigned int i, min_khz = UINT_MAX;
+
+	if (emulate_period_us < 100 || emulate_period_us > 100000) {
+		pr_err("emulate_period_us=%u is out of range 100..100000\n",
+		       emulate_period_us);
+		return -ERANGE;
+	}
+	if (energy_range_uj < 1000) {
+		pr_err("energy_range_uj=%lu is out of range: at least 1000\n",
+		       energy_range_uj);
+		return -ERANGE;
+	}
+
+	/* Boost entries only count where cpufreq can switch boost on. */
+	vcpufreq_top_khz = vcpufreq_max_p_khz;
+	if (boost && vcpufreq_max_boost_khz)
+		vcpufreq_top_khz = vcpufreq_max_boost_khz;
+	vcpufreq_boost_khz = 0;
+	if (boost && emulate_boost && vcpufreq_preset &&
+	    vcpufreq_preset->hidden_boost_khz > vcpufreq_max_p_khz)
+		vcpufreq_boost_khz = vcpufreq_preset->hidden_boost_khz;
+	vcpufreq_top_khz = max(vcpufreq_top_khz, vcpufreq_boost_khz);
+
+	for (i = 0; i < vcpufreq_nr_states; i++) {
+		vcpufreq_slot_khz[i] = vcpufreq_table[i].frequency;
+		min_khz = min(min_khz, vcpufreq_slot_khz[i]);
+	}
+	vcpufreq_slot_khz[VCPUFREQ_MAX_STATES] = vcpufreq_boost_khz;
+	if ((u64)min_khz * VCPUFREQ_EMU_MAX_SLOWDOWN < vcpufreq_top_khz) {
+		pr_err("emulate=1: %u kHz is more than %u times slower than the top %u kHz\n",
+		       min_khz, VCPUFREQ_EMU_MAX_SLOWDOWN, vcpufreq_top_khz);
+		return -ERANGE;
+	}
+	for (i = 0; i < VCPUFREQ_EMU_SLOTS; i++) {
+		if (!vcpufreq_slot_khz[i])
+			continue;
+		in.khz = vcpufreq_slot_khz[i];
+		vcpufreq_em_busy(&in, &out);
+		vcpufreq_slot_uw[i] = out.busy_uw;
+	}
+	vcpufreq_uncore_uw = vcpufreq_em->uncore_uw_per_core *
+			     num_possible_cpus();
+	vcpufreq_period_ns = (u64)emulate_period_us * NSEC_PER_USEC;
+	return 0;
+}
+
+/*
+ * Start the emulated machine: every CPU at max_P (as vcpufreq_cpu_init()
+ * sets it), timers from the hotplug callbacks, idle transitions from the
+ * sched_switch tracepoint.
+ */
+static int vcpufreq_emu_start(void)
+{
+	bool boost_on = boost;	/* the core's initial state, set in init */
+	struct vcpufreq_emu_cpu *ec;
+	unsigned int cpu;
+	int ret;
+
+	for_each_possible_cpu(cpu) {
+		ec = per_cpu_ptr(&vcpufreq_emu, cpu);
+		memset(ec, 0, sizeof(*ec));
+		raw_spin_lock_init(&ec->lock);
+		hrtimer_init(&ec->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+		ec->timer.function = vcpufreq_emu_timer;
+		vcpufreq_emu_set(cpu, vcpufreq_max_p_idx, boost_on);
+	}
+	vcpufreq_emu_t0_ns = ktime_get_ns();
+
+	for_each_kernel_tracepoint(vcpufreq_emu_find_tp, &vcpufreq_tp_switch);
+	if (!vcpufreq_tp_switch) {
+		pr_err("emulate=1: no sched_switch tracepoint\n");
+		return -ENODEV;
+	}
+	ret = tracepoint_probe_register(vcpufreq_tp_switch,
+					vcpufreq_emu_switch, NULL);
+	if (ret) {
+		pr_err("emulate=1: sched_switch probe: %d\n", ret);
+		return ret;
+	}
+
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "cpufreq/vcpufreq:emu",
+				vcpufreq_emu_online, vcpufreq_emu_offline);
+	if (ret < 0) {
+		pr_err("emulate=1: hotplug state: %d\n", ret);
+		tracepoint_probe_unregister(vcpufreq_tp_switch,
+					    vcpufreq_emu_switch, NULL);
+		tracepoint_synchronize_unregister();
+		return ret;
+	}
+	vcpufreq_emu_hp = ret;
+	return 0;
+}
+
+/* Stop every timer and the probe; nothing of ours runs afterwards. */
+static void vcpufreq_emu_stop(void)
+{
+	/* The offline callback, on each CPU, cancels its timer. */
+	cpuhp_remove_state(vcpufreq_emu_hp);
+	tracepoint_probe_unregister(vcpufreq_tp_switch, vcpufreq_emu_switch,
+				    NULL);
+	/* Waits for a probe still running on another CPU. */
+	tracepoint_synchronize_unregister();
+}
+
+#if IS_ENABLED(CONFIG_POWERCAP)
+static int vcpufreq_pcap_energy(struct powercap_zone *zone, u64 *energy_uj)
+{
+	u64 uncore_nj, rem;
+
+	div64_u64_rem(div_u64(vcpufreq_emu_package_nj(&uncore_nj), 1000),
+		      energy_range_uj, &rem);
+	*energy_uj = rem;
+	return 0;
+}
+
+static int vcpufreq_pcap_range(struct powercap_zone *zone, u64 *range_uj)
+{
+	*range_uj = energy_range_uj;
+	return 0;
+}
+
+static const struct powercap_zone_ops vcpufreq_pcap_ops = {
+	.get_energy_uj		 = vcpufreq_pcap_energy,
+	.get_max_energy_range_uj = vcpufreq_pcap_range,
+};
+
+/* No constraints; the framework wants the ops all the same. */
+static int vcpufreq_pcap_get_u64(struct powercap_zone *zone, int id,
+				 u64 *val)
+{
+	return -EOPNOTSUPP;
+}
+
+static int vcpufreq_pcap_set_u64(struct powercap_zone *zone, int id, u64 val)
+{
+	return -EOPNOTSUPP;
+}
+
+static const struct powercap_zone_constraint_ops vcpufreq_pcap_const_ops = {
+	.get_power_limit_uw	= vcpufreq_pcap_get_u64,
+	.set_power_limit_uw	= vcpufreq_pcap_set_u64,
+	.get_time_window_us	= vcpufreq_pcap_get_u64,
+	.set_time_window_us	= vcpufreq_pcap_set_u64,
+};
+
+/*
+ * The package zone, named as intel_rapl_common names it, so a tool reads
+ * the guest as it reads RAPL.  Not where a real intel-rapl exists (the
+ * name would clash, and its figures are the real ones).  Failure only
+ * costs the zone.
+ */
+static void vcpufreq_pcap_init(void)
+{
+	struct powercap_zone *zone;
+	struct path path;
+
+	if (!kern_path("/sys/class/powercap/intel-rapl", 0, &path)) {
+		path_put(&path);
+		pr_info("emulate=1: intel-rapl is present, no powercap zone\n");
+		return;
+	}
+	vcpufreq_pcap_type = powercap_register_control_type(NULL, "intel-rapl",
+							    NULL);
+	if (IS_ERR(vcpufreq_pcap_type)) {
+		pr_warn("emulate=1: powercap control type: %ld\n",
+			PTR_ERR(vcpufreq_pcap_type));
+		vcpufreq_pcap_type = NULL;
+		return;
+	}
+	zone = powercap_register_zone(NULL, vcpufreq_pcap_type, "package-0",
+				      NULL, &vcpufreq_pcap_ops, 0,
+				      &vcpufreq_pcap_const_ops);
+	if (IS_ERR(zone)) {
+		pr_warn("emulate=1: powercap zone: %ld\n", PTR_ERR(zone));
+		powercap_unregister_control_type(vcpufreq_pcap_type);
+		vcpufreq_pcap_type = NULL;
+		return;
+	}
+	vcpufreq_pcap_zone = zone;
+}
+
+static void vcpufreq_pcap_exit(void)
+{
+	if (!vcpufreq_pcap_type)
+		return;
+	/* Removes the files and waits for their readers. */
+	powercap_unregister_zone(vcpufreq_pcap_type, vcpufreq_pcap_zone);
+	powercap_unregister_control_type(vcpufreq_pcap_type);
+}
+#else
+static void vcpufreq_pcap_init(void)
+{
+	pr_info("emulate=1: kernel without CONFIG_POWERCAP, no powercap zone\n");
+}
+
+static void vcpufreq_pcap_exit(void)
+{
+}
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Recording                                                           */
@@ -450,8 +1111,11 @@ static unsigned int vcpufreq_set(struct cpufreq_policy *policy,
 	unsigned int khz = vcpufreq_table[idx].frequency;
 	unsigned int cpu;
 
-	for_each_cpu(cpu, policy->related_cpus)
+	for_each_cpu(cpu, policy->related_cpus) {
 		WRITE_ONCE(per_cpu(vcpufreq_cur_khz, cpu), khz);
+		if (emulate)
+			vcpufreq_emu_set(cpu, idx, cpufreq_boost_enabled());
+	}
 
 	vcpufreq_record(policy->cpu, idx, fast);
 	return khz;
@@ -552,8 +1216,12 @@ static int vcpufreq_cpu_init(struct cpufreq_policy *policy)
 	policy->cpuinfo.max_freq = 0;
 	policy->fast_switch_possible = fast_switch;
 
-	for_each_cpu(cpu, policy->cpus)
+	for_each_cpu(cpu, policy->cpus) {
 		WRITE_ONCE(per_cpu(vcpufreq_cur_khz, cpu), vcpufreq_max_p_khz);
+		if (emulate)
+			vcpufreq_emu_set(cpu, vcpufreq_max_p_idx,
+					 cpufreq_boost_enabled());
+	}
 
 	return 0;
 }
@@ -567,13 +1235,20 @@ static int vcpufreq_cpu_init(struct cpufreq_policy *policy)
  * boost entry or back to max_P, and the policy limits are re-evaluated
  * right away.  A user's scaling_max_freq cap survives the toggle (the
  * core's own helper for cpufreq-dt overwrites it).  Without boost entries
- * (epyc-7742) nothing cpufreq sees changes, as with acpi-cpufreq's CPB.
+ * (epyc-7742) nothing cpufreq sees changes, as with acpi-cpufreq's CPB;
+ * with emulate=1 the CPUs at max_P move to or from the hidden boost.
  *
  * Context: process context, CPU hotplug lock held, no policy lock held.
  * Return: 0.
  */
 static int vcpufreq_set_boost(struct cpufreq_policy *policy, int state)
 {
+	unsigned int cpu;
+
+	if (emulate) {
+		for_each_cpu(cpu, policy->related_cpus)
+			vcpufreq_emu_set(cpu, -1, state);
+	}
 	if (!vcpufreq_max_boost_khz)
 		return 0;
 
@@ -766,9 +1441,71 @@ static int vcpufreq_config_show(struct seq_file *m, void *v)
 	seq_printf(m, "per_policy_tunables %d\ntransition_latency_ns %u\n",
 		   per_policy_tunables, transition_latency_ns);
 	seq_printf(m, "ring_entries %u\n", VCPUFREQ_RING_ENTRIES);
+	seq_printf(m, "emulate %d\n", emulate);
+	if (!emulate)
+		return 0;
+	seq_printf(m, "emulate_boost %d\nemulate_period_us %u\n",
+		   emulate_boost, emulate_period_us);
+	seq_printf(m, "top_khz %u\nboost_khz %u\nenergy_range_uj %lu\n",
+		   vcpufreq_top_khz, vcpufreq_boost_khz, energy_range_uj);
+	for (i = 0; i < VCPUFREQ_EMU_SLOTS; i++) {
+		if (vcpufreq_slot_khz[i])
+			seq_printf(m, "busy_uw %u %u\n", vcpufreq_slot_khz[i],
+				   vcpufreq_slot_uw[i]);
+	}
+	seq_printf(m, "idle_uw %u\nuncore_uw %u\n", vcpufreq_em->idle_uw,
+		   vcpufreq_uncore_uw);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vcpufreq_config);
+
+/*
+ * The emulated machine's integrals, brought up to the moment of reading:
+ *   cpu <cpu> khz <f> energy_uj <n> busy_ns <n> idle_ns <n> stall_ns <n> fires <n>
+ *   residency <cpu> <khz> <busy ns at khz>     one per slot that ran
+ *   uncore energy_uj <n> power_uw <n>
+ *   package energy_uj <n>                      (not wrapped)
+ * busy_ns includes stall_ns; fires counts stall timer callbacks.
+ */
+static int vcpufreq_energy_show(struct seq_file *m, void *v)
+{
+	struct vcpufreq_emu_cpu *ec, snap;
+	u64 now, uncore_nj, total_nj;
+	unsigned int cpu, i;
+
+	total_nj = vcpufreq_emu_package_nj(&uncore_nj);
+	for_each_possible_cpu(cpu) {
+		ec = per_cpu_ptr(&vcpufreq_emu, cpu);
+		now = ktime_get_ns();
+		raw_spin_lock_irq(&ec->lock);
+		vcpufreq_emu_account(ec, now);
+		snap.eff_khz = ec->eff_khz;
+		snap.energy_nj = ec->energy_nj;
+		snap.busy_ns = ec->busy_ns;
+		snap.idle_ns = ec->idle_ns;
+		snap.stall_ns = ec->stall_ns;
+		snap.fires = ec->fires;
+		snap.entry_ns = ec->entry_ns;
+		memcpy(snap.slot_ns, ec->slot_ns, sizeof(snap.slot_ns));
+		raw_spin_unlock_irq(&ec->lock);
+
+		seq_printf(m, "cpu %u khz %u energy_uj %llu busy_ns %llu idle_ns %llu stall_ns %llu fires %llu entry_ns %llu\n",
+			   cpu, snap.eff_khz, div_u64(snap.energy_nj, 1000),
+			   snap.busy_ns, snap.idle_ns, snap.stall_ns,
+			   snap.fires, snap.entry_ns);
+		for (i = 0; i < VCPUFREQ_EMU_SLOTS; i++) {
+			if (vcpufreq_slot_khz[i] && snap.slot_ns[i])
+				seq_printf(m, "residency %u %u %llu\n", cpu,
+					   vcpufreq_slot_khz[i],
+					   snap.slot_ns[i]);
+		}
+	}
+	seq_printf(m, "uncore energy_uj %llu power_uw %u\n",
+		   div_u64(uncore_nj, 1000), vcpufreq_uncore_uw);
+	seq_printf(m, "package energy_uj %llu\n", div_u64(total_nj, 1000));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vcpufreq_energy);
 
 /* Any write empties the record and zeroes every counter. */
 static ssize_t vcpufreq_reset_write(struct file *file, const char __user *buf,
@@ -804,6 +1541,9 @@ static void vcpufreq_debugfs_init(void)
 	debugfs_create_file("cur", 0444, dir, NULL, &vcpufreq_cur_fops);
 	debugfs_create_file("config", 0444, dir, NULL, &vcpufreq_config_fops);
 	debugfs_create_file("reset", 0200, dir, NULL, &vcpufreq_reset_fops);
+	if (emulate)
+		debugfs_create_file("energy", 0444, dir, NULL,
+				    &vcpufreq_energy_fops);
 	vcpufreq_debugfs = dir;
 }
 
@@ -834,6 +1574,11 @@ static int __init vcpufreq_init(void)
 	ret = vcpufreq_setup_table();
 	if (ret)
 		return ret;
+	if (emulate) {
+		ret = vcpufreq_emu_setup();
+		if (ret)
+			return ret;
+	}
 
 	/* Never displace a real driver; the core would refuse us anyway. */
 	other = cpufreq_get_current_driver();
@@ -865,6 +1610,15 @@ static int __init vcpufreq_init(void)
 		vcpufreq_driver.boost_enabled = true;
 	}
 
+	/* The emulated CPUs exist before the first frequency is set. */
+	if (emulate) {
+		ret = vcpufreq_emu_start();
+		if (ret) {
+			vcpufreq_log_free();
+			return ret;
+		}
+	}
+
 	/* Before registering: governors start, and ask, during registration. */
 	vcpufreq_debugfs_init();
 
@@ -875,25 +1629,38 @@ static int __init vcpufreq_init(void)
 		else
 			pr_err("cpufreq_register_driver() failed: %d\n", ret);
 		debugfs_remove_recursive(vcpufreq_debugfs);
+		if (emulate)
+			vcpufreq_emu_stop();
 		vcpufreq_log_free();
 		return ret;
 	}
+	if (emulate)
+		vcpufreq_pcap_init();
 
 	pr_info("%s: %u P-states, max_P %u kHz, boost %s, %s, %s policies\n",
 		vcpufreq_preset ? vcpufreq_preset->name : "custom table",
 		vcpufreq_nr_states, vcpufreq_max_p_khz, vcpufreq_boost_name(),
 		fast_switch ? "fast switch" : "slow path only",
 		shared ? "one shared" : "per-CPU");
+	if (emulate)
+		pr_info("emulating: top %u kHz, boost %u kHz, period %u us\n",
+			vcpufreq_top_khz, vcpufreq_boost_khz,
+			emulate_period_us);
 	return 0;
 }
 module_init(vcpufreq_init);
 
 static void __exit vcpufreq_exit(void)
 {
+	/* No energy_uj reader is left once this returns. */
+	if (emulate)
+		vcpufreq_pcap_exit();
 	/* Stops the governors first: no callback runs after this. */
 	cpufreq_unregister_driver(&vcpufreq_driver);
 	/* Waits for open debugfs files to leave their handlers. */
 	debugfs_remove_recursive(vcpufreq_debugfs);
+	if (emulate)
+		vcpufreq_emu_stop();
 	vcpufreq_log_free();
 }
 module_exit(vcpufreq_exit);
