@@ -3,7 +3,7 @@
 #
 # End-to-end test of tools/compare in the guest: powersave and
 # performance x one short CPU-bound run x 2 repetitions on the epyc-7742
-# preset under instruction counting (2 vCPUs), printed as KTAP.  Checks
+# preset under instruction counting (1 vCPU), printed as KTAP.  Checks
 # that the plan ran, that the tables are there, that each governor held
 # the frequency it stands for (time_in_state), and, with the emulated
 # machine, that the slower P-state took longer and drew less power.
