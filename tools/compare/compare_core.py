@@ -416,7 +416,8 @@ def ratios(results, workloads, configs, baseline):
     """Per workload and configuration: (perf ratio, perf ~, perf/W, perf/W ~,
     avg W).  The perf ratio is the geometric mean over the operations of
     mean / baseline mean, as mmtests' ratio table; ~ when no operation
-    differs significantly.  perf/W = perf ratio turned higher-is-better
+    differs significantly (and some point has two runs a side, else
+    nothing can be judged).  perf/W = perf ratio turned higher-is-better
     over the ratio of average powers; ~ when, further, the power does not
     differ significantly."""
     vals = summarise(results, workloads, configs)
@@ -424,7 +425,7 @@ def ratios(results, workloads, configs, baseline):
     for w in workloads:
         bpow, bps = power_of(results, w.name, baseline)
         for c in configs:
-            rs, sig = [], False
+            rs, sig, judged = [], False, False
             for label, _ in w.ops:
                 b = vals.get((w.name, label, baseline))
                 x = vals.get((w.name, label, c))
@@ -435,6 +436,9 @@ def ratios(results, workloads, configs, baseline):
                 if bm > 0 and xm > 0:
                     rs.append(xm / bm)
                     sig = sig or significant(bm, bsd, xm, xsd)
+                    judged = judged or (len(b) > 1 and len(x) > 1)
+            # With a single run on a side there is no interval: no ~.
+            sig = sig or not judged
             perf = geomean(rs) if rs else None
             cpow, cps = power_of(results, w.name, c)
             ppw = None

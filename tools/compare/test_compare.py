@@ -161,6 +161,15 @@ class Ratios(unittest.TestCase):
         self.assertTrue(rt[('hackbench', 'b')][3])
         self.assertEqual(cc.fmt_ratio(rt[('hackbench', 'b')][0], rt[('hackbench', 'b')][1]), '~')
 
+    def test_no_tilde_from_single_runs(self):
+        # One run a side: no interval, so a ratio is printed, never ~.
+        w = cc.parse_workload('hackbench:1', self.lengths)
+        rs = [result(0, 'a', 'hackbench', '1', 1.0, 100.0),
+              result(1, 'b', 'hackbench', '1', 1.001, 100.0)]
+        rt = cc.ratios(rs, [w], ['a', 'b'], 'a')
+        self.assertFalse(rt[('hackbench', 'b')][1])
+        self.assertFalse(rt[('hackbench', 'b')][3])
+
 
 class Parsing(unittest.TestCase):
     lengths = {'seconds': 1, 'loops': 1, 'cpu_ops': 1, 'forkexec': 1}
