@@ -54,7 +54,7 @@ PRESETS = ('epyc-7742', 'xeon-e5-2687w-v3')
 # Programs each workload runs; the guest initramfs carries all of them.
 PROGRAMS = {'tbench': ('tbench', 'tbench_srv'), 'dbench': ('dbench',),
             'hackbench': ('hackbench',), 'cpu': ('stress-ng',),
-            'forkexec': ('sh', 'sed', 'grep'), 'cmd': ('sh',)}
+            'forkexec': ('sh', 'sed', 'grep'), 'burst': ('sh', 'awk'), 'cmd': ('sh',)}
 Z95 = 1.959963984540054   # qnorm(0.975): mmtests' alpha = 0.05 intervals
 
 
@@ -197,6 +197,8 @@ class Workload:
         'hackbench': ('hackbench (sockets, process groups)', 'number of groups', 'seconds', False),
         'cpu': ('cpubound (fixed stress-ng --cpu-ops, kernbench-like)', 'number of workers', 'seconds', False),
         'forkexec': ('forkexec (chain of short shells, gitsource-like)', 'none', 'seconds', False),
+        'burst': ('burst (fixed shell loops after idle gaps; busy time = elapsed - gaps)',
+                  'idle gap (ms)', 'seconds', False),
     }
 
     def __init__(self, kind, name, ops, title, param, unit, higher, pattern=None):
@@ -230,6 +232,8 @@ def parse_workload(spec, lengths):
             if not c.isdigit() or int(c) < 1:
                 raise BadInput(f'workload {spec}: "{c}" is not a positive count')
             counts.append(int(c))
+    elif kind == 'burst':
+        counts = [50]
     elif kind != 'forkexec':
         counts = [1]
     if kind == 'tbench' or kind == 'dbench':
@@ -238,6 +242,8 @@ def parse_workload(spec, lengths):
         ops = [(str(c), [str(c), str(lengths['loops'])]) for c in counts]
     elif kind == 'cpu':
         ops = [(str(c), [str(c), str(lengths['cpu_ops'])]) for c in counts]
+    elif kind == 'burst':
+        ops = [(str(c), [str(c), str(lengths['bursts'])]) for c in counts]
     else:
         ops = [('', [str(lengths['forkexec'])])]
     return Workload(kind, kind, ops, title, param, unit, higher)
@@ -280,6 +286,13 @@ def extract_figure(workload, lines, elapsed_s):
     if workload.kind == 'hackbench':
         m = re.findall(r'^Time:\s*([0-9.]+)', text, re.M)
         return float(m[-1]) if m else None
+    if workload.kind == 'burst':
+        # The gaps are sleeps every configuration spends alike: the
+        # figure is the time the bursts themselves took.
+        m = re.findall(r'^burst (\d+) x gap (\d+) ms done', text, re.M)
+        if not m or elapsed_s is None:
+            return None
+        return elapsed_s - int(m[-1][0]) * int(m[-1][1]) / 1000.0
     if workload.kind == 'cmd' and workload.pattern:
         m = re.findall(workload.pattern, text)
         try:
@@ -795,11 +808,13 @@ DEFAULTS = {
     # time ran about twice as fast as host time here at a load of 4.6 on
     # the 2 cores: 2760 guest seconds of runs took 22 minutes).
     'quick': {'workloads': ['tbench:1,2', 'dbench:1', 'hackbench:2', 'cpu:2', 'forkexec'],
-              'reps': 3, 'seconds': 3, 'loops': 30, 'cpu_ops': 100, 'forkexec': 60},
+              'reps': 3, 'seconds': 3, 'loops': 30, 'cpu_ops': 100, 'forkexec': 60,
+              'bursts': 20},
     # --full: a seed-size matrix (sweeps to 2x the CPUs, 5 repetitions).
     'full': {'workloads': ['tbench:1,2,4,8', 'dbench:1,2,4', 'hackbench:1,2,4,8', 'cpu:1,2,4',
                            'forkexec'],
-             'reps': 5, 'seconds': 10, 'loops': 100, 'cpu_ops': 300, 'forkexec': 300},
+             'reps': 5, 'seconds': 10, 'loops': 100, 'cpu_ops': 300, 'forkexec': 300,
+             'bursts': 100},
 }
 
 
@@ -816,7 +831,7 @@ def build_parser():
                     '(default ondemand, else the first)')
     ap.add_argument('-w', '--workload', action='append', metavar='KIND[:N,...]',
                     help='tbench:CLIENTS,.. dbench:CLIENTS,.. hackbench:GROUPS,.. '
-                         'cpu:WORKERS,.. forkexec; repeat')
+                         'cpu:WORKERS,.. forkexec burst:GAP_MS,..; repeat')
     ap.add_argument('--cmd', action='append', nargs=2, metavar=('NAME', 'COMMAND'),
                     default=[], help='a user command as a workload (figure: elapsed s)')
     ap.add_argument('--cmd-figure', action='append', nargs=3, default=[],
@@ -828,6 +843,7 @@ def build_parser():
     ap.add_argument('--loops', type=int, help='hackbench loops')
     ap.add_argument('--cpu-ops', type=int, help='stress-ng --cpu-ops per run')
     ap.add_argument('--forkexec', type=int, help='forkexec chain length')
+    ap.add_argument('--bursts', type=int, help='burst: bursts per run')
     ap.add_argument('--settle', type=float, default=1.0, help='pause before each run (s)')
     ap.add_argument('--full', action='store_true', help='the seed-size matrix')
     ap.add_argument('--guest', metavar='PRESET', help='run in the QEMU guest on a vcpufreq '
@@ -923,7 +939,8 @@ def diff(dir1, dir2):
 
 def run(args):
     mode = DEFAULTS['full' if args.full else 'quick']
-    lengths = {k: getattr(args, k) or mode[k] for k in ('seconds', 'loops', 'cpu_ops', 'forkexec')}
+    lengths = {k: getattr(args, k) or mode[k]
+               for k in ('seconds', 'loops', 'cpu_ops', 'forkexec', 'bursts')}
     reps = args.reps or mode['reps']
     if reps < 1 or any(v < 1 for v in lengths.values()):
         raise BadInput('repetitions and run lengths are positive')

@@ -18,7 +18,7 @@
 #            intel_pstate/performance, intel_pstate/powersave (active mode)
 #   WORKLOAD tbench CLIENTS SECONDS | dbench CLIENTS SECONDS |
 #            hackbench GROUPS LOOPS | cpu WORKERS OPS | forkexec COUNT |
-#            cmd 'SHELL COMMAND'
+#            burst GAP_MS COUNT | cmd 'SHELL COMMAND'
 # Environment: SYSFS (default /sys; tests point it at a fake tree),
 #   SETTLE_S (default 1), SAMPLE_S (frequency sample period, default 0.2,
 #   0 = none), COMPARE_TMP (dbench's directory, default /tmp).
@@ -197,12 +197,25 @@ run_workload() {
 		done
 		echo "forkexec $1 done"
 		;;
+	burst)
+		# COUNT bursts of a fixed shell loop, each after GAP_MS of
+		# idle: work that arrives on a CPU its governor let slow down.
+		gap=$(echo "$1" | awk '{ printf "%.3f", $1 / 1000 }')
+		i=0
+		while [ $i -lt "$2" ]; do
+			sleep "$gap"
+			j=0
+			while [ $j -lt 20000 ]; do j=$((j + 1)); done
+			i=$((i + 1))
+		done
+		echo "burst $2 x gap $1 ms done"
+		;;
 	cmd) sh -c "$1" ;;
 	esac
 }
 
 case $kind in
-tbench | dbench | hackbench | cpu)
+tbench | dbench | hackbench | cpu | burst)
 	[ $# -eq 2 ] || die2 "$kind takes two numbers"
 	case "$1$2" in *[!0-9]* | '') die2 "$kind takes two numbers: $1 $2" ;; esac ;;
 forkexec)

@@ -194,6 +194,12 @@ class Parsing(unittest.TestCase):
                'Each sender will pass 20 messages of 100 bytes', 'Time: 0.665']
         approx(self, cc.extract_figure(w, out, 1.0), 0.665, 1e-9)
 
+    def test_burst_figure_is_elapsed_minus_gaps(self):
+        w = cc.parse_workload('burst:50', dict(self.lengths, bursts=20))
+        self.assertEqual(w.ops, [('50', ['50', '20'])])
+        approx(self, cc.extract_figure(w, ['burst 20 x gap 50 ms done'], 3.0), 2.0, 1e-12)
+        self.assertIsNone(cc.extract_figure(w, ['killed'], 3.0))
+
     def test_cmd_pattern_and_elapsed(self):
         w = cc.parse_cmd('x', 'true', ('score ([0-9.]+)', 'higher'))
         self.assertEqual(cc.extract_figure(w, ['score 1', 'score 2.5'], 9.0), 2.5)
