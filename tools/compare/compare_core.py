@@ -809,7 +809,7 @@ DEFAULTS = {
     # the 2 cores: 2760 guest seconds of runs took 22 minutes).
     'quick': {'workloads': ['tbench:1,2', 'dbench:1', 'hackbench:2', 'cpu:2', 'forkexec'],
               'reps': 3, 'seconds': 3, 'loops': 30, 'cpu_ops': 100, 'forkexec': 60,
-              'bursts': 20},
+              'bursts': 40},
     # --full: a seed-size matrix (sweeps to 2x the CPUs, 5 repetitions).
     'full': {'workloads': ['tbench:1,2,4,8', 'dbench:1,2,4', 'hackbench:1,2,4,8', 'cpu:1,2,4',
                            'forkexec'],

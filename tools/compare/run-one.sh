@@ -205,7 +205,7 @@ run_workload() {
 		while [ $i -lt "$2" ]; do
 			sleep "$gap"
 			j=0
-			while [ $j -lt 20000 ]; do j=$((j + 1)); done
+			while [ $j -lt 300 ]; do j=$((j + 1)); done
 			i=$((i + 1))
 		done
 		echo "burst $2 x gap $1 ms done"
