@@ -623,7 +623,7 @@ def plot(outdir, meta, results):
                 perf.append(p if w.higher else 1.0 / p)
             es = [r['energy_j'] for r in results if r['config'] == c.spec and
                   r['workload'] == w.name and r['energy_j'] is not None and r['status'] == 'ok']
-            if es:
+            if es and amean(es) > 0:
                 en.append(amean(es))
         if perf and en:
             points.append(f'{geomean(perf):.4f} {geomean(en):.4f} "{c.name}"')
