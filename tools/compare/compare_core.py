@@ -630,13 +630,18 @@ def plot(outdir, meta, results):
     script = ['set terminal png size 1000,700', 'set termoption noenhanced', 'set grid']
     if series:
         rows = (len(series) + 1) // 2
-        script += [f'set output "{os.path.join(outdir, "freq.png")}"',
+        khz = [k for r in ok for _, k in r['freq_samples']]
+        lo, hi = min(khz) / 1000, max(khz) / 1000
+        step = max(100, round((hi - lo) / 2 / 100) * 100)
+        script += [f'set yrange [{lo - step / 2:.0f}:{hi + step / 2:.0f}]', f'set ytics {step}',
+                   f'set output "{os.path.join(outdir, "freq.png")}"',
                    f'set multiplot layout {rows},2 title "mean scaling_cur_freq (MHz) '
                    f'over time (s): {series[0][2]}, first repetition"', 'unset key']
         for fn, name, _ in series:
             script += [f'set title "{name}"', f'plot "{fn}" using 1:2 with steps']
         script += ['unset multiplot']
     if points:
+        script += ['set autoscale y', 'set ytics autofreq']
         pts = os.path.join(dat, 'perf-energy.dat')
         with open(pts, 'w') as f:
             f.write('\n'.join(points) + '\n')
