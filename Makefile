@@ -8,6 +8,7 @@
 #   make deps             set up a fresh Debian 12 machine (packages, guest kernel)
 #   make check            every test: fi-probe, KUnit, selftests in QEMU
 #   make demo             the freq_max policies side by side in QEMU
+#   make compare          the ten configurations' tables on the emulated EPYC 7742
 #
 # kbuild itself reads Kbuild, not this file.
 
@@ -19,7 +20,7 @@ PRODUCT_CONFIG := CONFIG_FREQ_INVARIANCE=m CONFIG_SUGOV_INV=m
 TEST_CONFIG := CONFIG_SUGOV_INV_VCPUFREQ=m CONFIG_SUGOV_INV_KUNIT_TEST=m
 
 .PHONY: all modules fi-probe clean modules_install deps check demo kunit \
-	bench selftests lint kdir-check compat-check uninstall help
+	bench selftests lint kdir-check compat-check uninstall help compare
 
 all: modules fi-probe
 
@@ -86,6 +87,12 @@ kunit:
 
 bench:
 	tools/bench.sh
+
+# tools/compare's default run: guest, epyc-7742, ten configurations
+# (COMPARE_ARGS adds options, e.g. --full or --no-boost).
+compare:
+	tools/deps.sh --quiet
+	tools/compare/compare --guest epyc-7742 $(COMPARE_ARGS)
 
 # Lint our own files with the full kernel tree's checkpatch and sparse.
 lint:

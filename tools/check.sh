@@ -25,15 +25,19 @@
 #   6. emulation: 15-emulation in an instruction-counted guest (1 vCPU,
 #      --icount), the only place its timing checks can hold: a fixed job's
 #      time at each P-state, and the busy fraction of a fixed-rate load.
+#   7. compare: tools/compare's unit tests (statistics, plan, runner on a
+#      fake sysfs, bad input; host, a second)
+#   8. compare-guest: tools/compare end to end in the guest (2
+#      configurations x 1 short run x 2 repetitions under icount)
 # Each part's output is kept in build/check/.  Set CHECK_ONLY to a
 # space-separated subset (deps lint fi-probe install kunit selftests cppc
-# selftests-debug emulation) to run fewer.
+# selftests-debug emulation compare compare-guest) to run fewer.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 out=$build/check
-only=${CHECK_ONLY:-deps lint fi-probe install kunit selftests cppc selftests-debug emulation}
+only=${CHECK_ONLY:-deps lint fi-probe install kunit selftests cppc selftests-debug emulation compare compare-guest}
 mkdir -p "$out"
 cd "$top" || exit 1
 
@@ -182,6 +186,20 @@ if want emulation; then
 	[ -s "$log" ] || failed_part "guest did not boot" "$log"
 	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
 	tally "emulation (icount)" "$log"
+fi
+
+if want compare; then
+	echo "== compare: tools/compare unit tests"
+	"$top/tools/compare/test_compare.py" 2>&1 | tee "$out/compare.ktap"
+	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/compare.ktap" || failed_part "test_compare.py exited non-zero" "$out/compare.ktap"
+	tally compare "$out/compare.ktap"
+fi
+
+if want compare-guest; then
+	echo "== compare-guest: tools/compare end to end in QEMU"
+	"$top/tools/compare/test_guest.sh" "$build/compare/check-e2e" 2>&1 | tee "$out/compare-guest.ktap"
+	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/compare-guest.ktap" || failed_part "test_guest.sh exited non-zero" "$out/compare-guest.ktap"
+	tally compare-guest "$out/compare-guest.ktap"
 fi
 
 # A CI log may keep only the tail of this output: after a failure, the

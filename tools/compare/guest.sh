@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The guest side of tools/compare --guest: loads vcpufreq with the
+# emulated machine (frequency, boost, energy model, powercap zone),
+# freq_invariance told the preset's max_P and boost, and sugov_inv, then
+# runs the plan with run-one.sh, the same runner a real machine uses.
+#
+# Usage: sh tools/compare/guest.sh PRESET EMULATE_BOOST ENERGY PLAN
+#   PRESET         a vcpufreq preset (epyc-7742, xeon-e5-2687w-v3)
+#   EMULATE_BOOST  1 or 0
+#   ENERGY         1: the powercap zone must be there; 0: run without
+#   PLAN           lines "ID CONFIG WORKLOAD ARG...", quoted for sh
+# Prints COMPARE_* lines (see run-one.sh), COMPARE_BOOT at the start and
+# COMPARE_DONE at the end; exits 2 when the machine cannot be set up.
+preset=$1 emulate_boost=$2 need_energy=$3 plan=$4
+CPUFREQ=/sys/devices/system/cpu/cpufreq
+here=$(dirname "$0")
+
+# tools/vm/run --icount=smp boots with maxcpus=1 (the others would
+# starve the boot CPU under a fixed icount shift): bring them up now.
+for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+	read -r on < "$c"
+	[ "$on" = 1 ] || echo 1 > "$c"
+done
+
+if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emulate_boost"; then
+	# Without energy the harness can still be exercised on a vcpufreq
+	# that has no emulation (requests then change no speed).
+	if [ "$need_energy" = 1 ] || ! insmod selftests/vcpufreq.ko preset="$preset"; then
+		echo "compare: vcpufreq refused preset=$preset emulate=1 emulate_boost=$emulate_boost"
+		exit 2
+	fi
+	echo "compare: vcpufreq has no emulate=1: requests change no speed here"
+fi
+cfg=/sys/kernel/debug/vcpufreq/config
+max_p=$(sed -n 's/^max_p_khz //p' $cfg)
+boost=$(sed -n 's/^hidden_boost_khz //p' $cfg)
+[ "${boost:-0}" = 0 ] && boost=$(sed -n 's/^max_boost_khz //p' $cfg)
+insmod freq_invariance.ko max_p_khz="$max_p" max_boost_khz="$boost" || exit 2
+insmod sugov_inv.ko || exit 2
+for g in conservative ondemand userspace powersave; do
+	modprobe "cpufreq_$g" 2>/dev/null
+done
+zone=/sys/class/powercap/intel-rapl:0/energy_uj
+if [ "$need_energy" = 1 ] && [ ! -r $zone ]; then
+	echo "compare: $zone is not there (vcpufreq without the energy model?)"
+	exit 2
+fi
+echo "COMPARE_BOOT cpus=$(nproc) preset=$preset emulate_boost=$emulate_boost max_p_khz=$max_p max_boost_khz=$boost governors=$(tr ' ' ',' < $CPUFREQ/policy0/scaling_available_governors | sed 's/,$//')"
+
+echo "$plan" | while read -r line; do
+	[ -n "$line" ] || continue
+	eval "set -- $line"
+	sh "$here/run-one.sh" "$@" < /dev/null
+	rc=$?
+	[ $rc = 2 ] && echo "COMPARE_RESULT $1 status=refused rc=2"
+done
+echo "COMPARE_DONE"
