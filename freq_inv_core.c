@@ -545,7 +545,17 @@ struct freq_inv_policy_info {
 	u32 cpuinfo_max_khz;
 };
 
-static void freq_inv_read_policy(unsigned int cpu,
+/*
+ * Fill @info from @cpu's policy; false when the policy's rwsem is taken.
+ * Never waits for it: a scaling_governor store holds it while the
+ * kernel's modprobe loads the governor's module
+ * (request_module("cpufreq_sugov_inv")), whose dependency is this
+ * module, whose init waits in cpuhp_setup_state() for the hotplug
+ * callback and then for freq_inv_lock, which the refresh work holds
+ * while it probes: a deadlock, were either to sleep here.  Callers try
+ * a busy policy again later.
+ */
+static bool freq_inv_read_policy(unsigned int cpu,
 				 struct freq_inv_policy_info *info)
 {
 	struct cpufreq_frequency_table *pos;
@@ -555,10 +565,13 @@ static void freq_inv_read_policy(unsigned int cpu,
 	memset(info, 0, sizeof(*info));
 	policy = cpufreq_cpu_get(cpu);
 	if (!policy)
-		return;
+		return true;
 
 	/* The driver's ->exit() frees freq_table under a write lock of it */
-	down_read(&policy->rwsem);
+	if (!down_read_trylock(&policy->rwsem)) {
+		cpufreq_cpu_put(policy);
+		return false;
+	}
 	if (!cpumask_test_cpu(cpu, policy->cpus))
 		goto out;
 
@@ -588,6 +601,7 @@ static void freq_inv_read_policy(unsigned int cpu,
 out:
 	up_read(&policy->rwsem);
 	cpufreq_cpu_put(policy);
+	return true;
 }
 
 static bool freq_inv_hw_sane(const struct freq_inv_hw *hw)
@@ -601,9 +615,10 @@ static bool freq_inv_hw_sane(const struct freq_inv_hw *hw)
 /*
  * Work out @cpu's caps from scratch: hardware, then its cpufreq table,
  * then nothing; the overrides replace the frequencies.  Sleeps (IPIs for
- * MSRs, CPPC mailboxes, the policy's rwsem).
+ * MSRs, CPPC mailboxes).  False, with @st unset, when the policy is
+ * busy (see freq_inv_read_policy()).
  */
-static void freq_inv_resolve(unsigned int cpu, struct freq_inv_stored *st)
+static bool freq_inv_resolve(unsigned int cpu, struct freq_inv_stored *st)
 {
 	struct freq_inv_cpu *fc = per_cpu_ptr(&freq_inv_cpus, cpu);
 	struct freq_inv_policy_info pol;
@@ -611,7 +626,8 @@ static void freq_inv_resolve(unsigned int cpu, struct freq_inv_stored *st)
 	int err = freq_inv_backend_err;
 
 	lockdep_assert_held(&freq_inv_lock);
-	freq_inv_read_policy(cpu, &pol);
+	if (!freq_inv_read_policy(cpu, &pol))
+		return false;
 
 	if (!err)
 		err = freq_inv_backend->read(cpu, pol.max_p_khz, &hw);
@@ -660,6 +676,7 @@ static void freq_inv_resolve(unsigned int cpu, struct freq_inv_stored *st)
 		st->max_p_khz = pol.cpuinfo_max_khz;
 		st->max_boost_khz = pol.cpuinfo_max_khz;
 	}
+	return true;
 }
 
 static void freq_inv_publish(unsigned int cpu,
@@ -682,12 +699,15 @@ static void freq_inv_publish(unsigned int cpu,
 	local_irq_restore(flags);
 }
 
-static void freq_inv_refresh_cpu(unsigned int cpu)
+/* Re-probe and publish @cpu; false (nothing published) if its policy is busy */
+static bool freq_inv_refresh_cpu(unsigned int cpu)
 {
 	struct freq_inv_stored st;
 
-	freq_inv_resolve(cpu, &st);
+	if (!freq_inv_resolve(cpu, &st))
+		return false;
 	freq_inv_publish(cpu, &st);
+	return true;
 }
 
 /*
@@ -720,10 +740,17 @@ static bool freq_inv_policy_pending(unsigned int cpu)
 	       !cpufreq_cpu_get_raw(cpu) && cpufreq_get_current_driver();
 }
 
+/*
+ * Never waits for a policy's rwsem while holding freq_inv_lock: module
+ * init takes freq_inv_lock after cpuhp_setup_state(), and may run under
+ * a scaling_governor store that holds the rwsem (see
+ * freq_inv_read_policy()).  A busy policy is tried again a period later,
+ * for as long as it stays busy.
+ */
 static void freq_inv_refresh_fn(struct work_struct *work)
 {
 	unsigned int cpu;
-	bool retry = false;
+	bool retry = false, busy = false;
 
 	mutex_lock(&freq_inv_lock);
 	for_each_possible_cpu(cpu) {
@@ -734,11 +761,12 @@ static void freq_inv_refresh_fn(struct work_struct *work)
 			retry = true;
 			continue;
 		}
-		freq_inv_refresh_cpu(cpu);
+		if (!freq_inv_refresh_cpu(cpu))
+			busy = true;
 	}
 	freq_inv_retries = retry ? freq_inv_retries + 1 : 0;
 	mutex_unlock(&freq_inv_lock);
-	if (retry)
+	if (retry || busy)
 		schedule_delayed_work(&freq_inv_refresh_work,
 				      msecs_to_jiffies(FREQ_INV_RETRY_MS));
 }
@@ -1236,6 +1264,11 @@ static int freq_inv_cpu_online(unsigned int cpu)
 	int err;
 
 	mutex_lock(&freq_inv_lock);
+	/*
+	 * Never wait for the policy here (see freq_inv_read_policy()): a
+	 * busy one keeps the caps it had, or none yet, until the refresh
+	 * queued below re-probes it from a work item.
+	 */
 	if (!freq_inv_load(cpu, &st) || cpufreq_cpu_get_raw(cpu))
 		freq_inv_refresh_cpu(cpu);
 	fc->online = true;
