@@ -1,19 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Summarise make bench: per configuration, the cost of one call of the
-governor's update_util hook, as the extra guest time of a hackbench run
-against performance (which installs no hook) in the same round, divided
-by the number of hook calls counted in a separate run; the median over
-the rounds, its spread (max - min, in the same unit) and the calls.
+governor's update_util hook: the guest time of selftests/hookbench.ko's
+loop of hook calls, less that of the same loop under performance (no
+hook: the clock reads alone) in the same round, divided by the calls;
+the median over the rounds, its spread (max - min) and the calls.
 
 Usage: report.py CONSOLE_LOG
 
 Guest time runs on QEMU's instruction counter (-icount shift=3): one
 guest ns is 1/8 of an instruction, so costs are instruction counts in
-disguise, independent of the host's load.  No tracer runs in the timed
-run, so the figures hold the hook and its callees and nothing else; the
-noise of hackbench itself (its scheduling varies a little from run to
-run) is in the spread.
+disguise, independent of the host's load.  No tracer runs, so the
+figures hold the hook and its callees and nothing else.
 """
 import re
 import statistics
@@ -59,10 +57,10 @@ def main():
         print("bench: no results in the log")
         return 1
     per = costs(runs)
-    print(f"hackbench -g 1, -icount shift=3, 1 vCPU, extra time over "
+    print(f"hookbench loop, -icount shift=3, 1 vCPU, time over "
           f"performance / hook calls ({setup})")
     print(f"{'config':<20}{'ns/call':>9}{'insn/call':>11}{'spread insn':>13}"
-          f"{'calls/run':>11}{'hackbench ms':>14}")
+          f"{'calls/run':>11}{'loop ms':>9}")
     for name, rounds in runs.items():
         calls = statistics.median(n for _, n in rounds.values())
         tmed = statistics.median(t for t, _ in rounds.values()) / 1e6
@@ -70,10 +68,10 @@ def main():
         if v:
             med = statistics.median(v)
             print(f"{name:<20}{med:>9.0f}{med / 8:>11.0f}"
-                  f"{(max(v) - min(v)) / 8:>13.0f}{calls:>11.0f}{tmed:>14.1f}")
+                  f"{(max(v) - min(v)) / 8:>13.0f}{calls:>11.0f}{tmed:>9.1f}")
         else:
             print(f"{name:<20}{'-':>9}{'-':>11}{'-':>13}{calls:>11.0f}"
-                  f"{tmed:>14.1f}")
+                  f"{tmed:>9.1f}")
     return 0
 
 
