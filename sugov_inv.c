@@ -359,9 +359,12 @@ static void sugov_inv_read_idle(unsigned int cpu, u64 *wall_us, u64 *idle_us)
 
 /*
  * Close the current window of the local CPU and fold it into the util
- * estimate.  The first call only takes the snapshots.
+ * estimate.  The first call only takes the snapshots.  Not inlined, as
+ * sugov_inv_evaluate(): inlined, their stack frame (caps, 7 saved
+ * registers, the stack protector) made every hook call pay for them,
+ * the rate-limited return included.
  */
-static void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
+static noinline void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct cpufreq_policy *policy = sgp->policy;
@@ -592,8 +595,8 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
 	return true;
 }
 
-/* One evaluation of @sgc's policy, from @sgc's hook */
-static void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
+/* One evaluation of @sgc's policy, from @sgc's hook (see sugov_inv_sample()) */
+static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct cpufreq_policy *policy = sgp->policy;
