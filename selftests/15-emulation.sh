@@ -220,13 +220,16 @@ idle_busy() {
 }
 
 # The stall timer stops on an idle CPU: one that kept running would fire
-# 5000 times in the window.
+# 5000 times in the window (1 ms period).  A stopped one still fires while
+# the CPU's wake-ups run (at most once a period) and once per wake-up
+# with a debt: 112 in the icount guest, ~750 on the debug kernel, whose
+# idle vCPUs are a quarter busy under TCG.  The limit is half of 5000.
 check_timer_stops() {
 	[ -n "$IDLE" ] || return 1
 	{ cat /tmp/emu-fires0; echo --; cat /tmp/emu-fires1; } | awk '
 		$1 == "--" { second = 1; next }
 		!second { n0[$1] = $2; next }
-		{ n = $2 - n0[$1]; printf "cpu%s stall timer fired %d times\n", $1, n; if (n > 300) bad = 1 }
+		{ n = $2 - n0[$1]; printf "cpu%s stall timer fired %d times\n", $1, n; if (n > 2500) bad = 1 }
 		END { exit bad }'
 }
 
@@ -296,7 +299,10 @@ fi
 # Without --icount the tolerance is 3 %: a vCPU that idles during the job
 # (the host runs the copies unevenly) takes slow TCG interrupts there,
 # which /proc/stat counts busy and the model idle.
+# EMU_ENERGY_TOL overrides it (the debug kernel's interrupts are slower
+# still: tools/check.sh gives it 5 %).
 if [ "$TIMING" = 1 ]; then ETOL=2; else ETOL=3; fi
+ETOL=${EMU_ENERGY_TOL:-$ETOL}
 check_energy() {
 	[ $ran = 1 ] || return 1
 	while read -r eff t0 t1 e0 e1 busy idle; do
@@ -394,7 +400,7 @@ check_wrap() {
 	[ $wraps -ge 1 ]
 }
 out=$(check_wrap); rc=$?
-echo "$out" | sed 's/^/# /'
+[ -n "$out" ] && echo "$out" | sed 's/^/# /'
 case $rc in
 0) ktap_ok "energy_uj only goes back by a wrap at max_energy_range_uj" ;;
 2) ktap_skip "energy_uj only goes back by a wrap at max_energy_range_uj" "kernel without CONFIG_POWERCAP" ;;
