@@ -37,8 +37,11 @@ AT_ONCE_MS=${LIMITS_AT_ONCE_MS:-500}
 # can find this shell's own burst, ask for the top, and keep it for a
 # period; the next may still see the burst decaying.  Measured: the drop
 # on policy3 came 2656 ms after the write (2.5 s had been enough while
-# every evaluation restarted the period).
-SETTLE_MS=${LIMITS_SETTLE_MS:-3500}
+# every evaluation restarted the period), and 3572 ms on a loaded host,
+# where a vCPU held up by the host counts its task's spell as busy.  A
+# frequency held at the old minimum never comes down, so a wider bound
+# catches it all the same: 6 s, five or six periods.
+SETTLE_MS=${LIMITS_SETTLE_MS:-6000}
 
 ktap_plan 20
 unload_all
@@ -137,25 +140,6 @@ limit_case() {
 	# Why: the governor's own view (util, busy, holds, last decision)
 	cat $SGDBG
 	return 1
-}
-
-# wait_all_cur CMP KHZ MS: every online CPU's frequency compares with KHZ.
-wait_all_cur() {
-	w=0
-	while :; do
-		ok=1
-		for c in $(online_cpus); do
-			f=$(cur_khz $c)
-			case $1 in
-			ge) [ "$f" -ge "$2" ] || ok=0 ;;
-			le) [ "$f" -le "$2" ] || ok=0 ;;
-			esac
-		done
-		[ $ok = 1 ] && return 0
-		[ $w -ge "$3" ] && return 1
-		sleep 0.1
-		w=$((w + 100))
-	done
 }
 
 # --- freq_invariance and hotplug, driver first ---------------------------------

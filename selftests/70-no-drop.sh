@@ -52,7 +52,7 @@ all_busy() {
 
 # at_top: every online CPU busy and at TOP (vcpufreq's cur), else why not
 at_top() {
-	wait_all_top 3000 ||
+	wait_all_cur ge $TOP 3000 ||
 		{ echo "not every CPU at $TOP under load: $(awk '{ print $1 ":" $2 }' $VCF/cur | tr '\n' ' ')"; return 1; }
 	w=0
 	until b=$(all_busy); do
@@ -61,20 +61,6 @@ at_top() {
 	done
 	return 0
 }
-wait_all_top() {
-	w=0
-	while :; do
-		ok=1
-		for c in $(online_cpus); do
-			[ "$(cur_khz "$c")" -ge $TOP ] || ok=0
-		done
-		[ $ok = 1 ] && return 0
-		[ $w -ge "$1" ] && return 1
-		sleep 0.1
-		w=$((w + 100))
-	done
-}
-
 # step DESC CMD...: with every CPU at the top, run CMD, watch WATCH_S,
 # and pass when no request went below TOP.  Skips (precondition) when
 # the CPUs are not at the top before CMD.

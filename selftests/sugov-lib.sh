@@ -175,6 +175,26 @@ spin_stop() {
 # cur_khz CPU: the frequency vcpufreq last set on CPU.
 cur_khz() { awk -v c="$1" '$1 == c { print $2 }' $VCF/cur; }
 
+# wait_all_cur ge|le KHZ MS: wait up to MS for every online CPU's
+# frequency (vcpufreq's cur) to be at least / at most KHZ.
+wait_all_cur() {
+	w=0
+	while :; do
+		ok=1
+		for c in $(online_cpus); do
+			f=$(cur_khz $c)
+			case $1 in
+			ge) [ "$f" -ge "$2" ] || ok=0 ;;
+			le) [ "$f" -le "$2" ] || ok=0 ;;
+			esac
+		done
+		[ $ok = 1 ] && return 0
+		[ $w -ge "$3" ] && return 1
+		sleep 0.1
+		w=$((w + 100))
+	done
+}
+
 # wait_cur CPU CMP KHZ MS: wait until CPU's frequency (vcpufreq's cur, the
 # last request it took) compares with KHZ; 0 when it does.  Shell
 # builtins only, polled every 100 ms: under TCG a poller that forks awk

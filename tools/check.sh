@@ -149,7 +149,7 @@ if want selftests-debug; then
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--append "null_blk.irqmode=2 null_blk.completion_nsec=200000" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
-			-- env LIMITS_SETTLE_MS=4000 IDLE_SETTLE_MS=5000 \
+			-- env LIMITS_SETTLE_MS=8000 IDLE_SETTLE_MS=5000 \
 			sh selftests/run.sh '[2-8]0-*.sh'
 		rc=$?
 		[ -s "$log" ] || failed_part "guest did not boot" "$log"

@@ -229,6 +229,16 @@ struct probe {
 	struct intel_ratio_result intel;
 };
 
+/* The summary of a decode: what the module would report */
+static void probe_set(struct probe *p, const char *source, u32 max_p_khz,
+		      u32 max_boost_khz, u32 kernel_ratio)
+{
+	p->source = source;
+	p->max_p_khz = max_p_khz;
+	p->max_boost_khz = max_boost_khz;
+	p->kernel_ratio = kernel_ratio;
+}
+
 /* --max-p-khz / --max-boost-khz, as the module's parameters */
 static bool have_override;
 static u32 override_max_p_khz, override_max_boost_khz;
@@ -335,10 +345,8 @@ static int amd_decode(const struct amd_cppc_raw *raw, struct probe *p,
 		return err;
 	p->have_amd = true;
 	p->amd_raw = *raw;
-	p->source = "cppc";
-	p->max_p_khz = p->amd.max_p_khz;
-	p->max_boost_khz = p->amd.max_boost_khz;
-	p->kernel_ratio = p->amd.kernel_ratio;
+	probe_set(p, "cppc", p->amd.max_p_khz, p->amd.max_boost_khz,
+		  p->amd.kernel_ratio);
 	return 0;
 }
 
@@ -435,10 +443,8 @@ static int intel_decode(struct intel_ratio_raw *raw, const u64 *fsb,
 	}
 	p->have_intel = true;
 	p->intel_raw = *raw;
-	p->source = "msr";
-	p->max_p_khz = p->intel.max_p_khz;
-	p->max_boost_khz = p->intel.max_boost_khz;
-	p->kernel_ratio = p->intel.kernel_ratio;
+	probe_set(p, "msr", p->intel.max_p_khz, p->intel.max_boost_khz,
+		  p->intel.kernel_ratio);
 	return 0;
 }
 
@@ -617,20 +623,16 @@ static bool cpufreq_fallback(unsigned int cpu, struct probe *p)
 	boost = max_in_list(rooted(path, sizeof(path), SYS_CPU
 				   "/cpu%u/cpufreq/scaling_boost_frequencies", cpu),
 			    &found_boost);
-	p->kernel_ratio = AMD_CPPC_RATIO_SCALE;
 	if (found) {
-		p->source = "cpufreq";
-		p->max_p_khz = max_p;
-		p->max_boost_khz = boost > max_p ? boost : max_p;
+		probe_set(p, "cpufreq", max_p, boost > max_p ? boost : max_p,
+			  AMD_CPPC_RATIO_SCALE);
 		return true;
 	}
 	if (read_sys_u32(rooted(path, sizeof(path), SYS_CPU
 				"/cpu%u/cpufreq/cpuinfo_max_freq", cpu),
 			 &cpuinfo_max) || !cpuinfo_max)
 		return false;
-	p->source = "none";
-	p->max_p_khz = cpuinfo_max;
-	p->max_boost_khz = cpuinfo_max;
+	probe_set(p, "none", cpuinfo_max, cpuinfo_max, AMD_CPPC_RATIO_SCALE);
 	return true;
 }
 
