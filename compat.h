@@ -74,8 +74,9 @@
  * cpufreq_add_update_util_hook(), cpufreq_policy_transition_delay_us(),
  * cppc_get_perf_caps() and struct cppc_perf_caps, get_cpu_idle_time_us(),
  * TRACE_EVENT with __field/__entry only (6.10 changed __assign_str(), which
- * sugov_inv_trace.h does not use).  Not used, so not mapped: hrtimer_init()
- * (hrtimer_setup() from 6.13, the old one removed in 6.15), del_timer()
+ * sugov_inv_trace.h does not use).  Not used by the two modules, so not
+ * mapped: hrtimer_init() (hrtimer_setup() from 6.13, the old one removed
+ * in 6.15; only the test-only selftests/vcpufreq.c calls it), del_timer()
  * (timer_delete() from 6.2, the old name removed in 6.15), from_timer()
  * (timer_container_of() in 6.16).
  */

@@ -52,6 +52,15 @@ field() {
 		}' "$PRESETS"
 }
 
+# deliv_mismatch SOURCE: " cpuN=GOT" for each CPU whose
+# delivered_source is not SOURCE (nothing when all are)
+deliv_mismatch() {
+	for c in $cpus; do
+		got=$(cat "$SYS/cpu$c/delivered_source" 2>/dev/null)
+		[ "$got" = "$1" ] || printf ' cpu%s=%s' "$c" "$got"
+	done
+}
+
 # highest_of CPU: the preset's HighestPerformance of CPU (the last listed
 # value repeats)
 highest_of() {
@@ -246,11 +255,7 @@ fi
 
 # 11. counters that do not move (only devmem wrote them): the cpufreq
 # source, and one line saying why
-bad=
-for c in $cpus; do
-	got=$(cat "$SYS/cpu$c/delivered_source")
-	[ "$got" = cpufreq ] || bad="$bad cpu$c=$got"
-done
+bad=$(deliv_mismatch cpufreq)
 n=$(echo "$lines" | grep -c 'CPPC feedback counters')
 [ -n "$bad" ] && ktap_diag "delivered_source:$bad"
 if [ "$broken" = 1 ]; then
@@ -290,11 +295,7 @@ else
 	hidden=$(sed -n 's/^hidden_boost_khz //p' /sys/kernel/debug/vcpufreq/config)
 	mark2=$(log_mark)
 	insmod "$FI_KO"
-	bad=
-	for c in $cpus; do
-		got=$(cat "$SYS/cpu$c/delivered_source")
-		[ "$got" = cppc ] || bad="$bad cpu$c=$got"
-	done
+	bad=$(deliv_mismatch cppc)
 	log_since "$mark2" | grep '^freq_invariance' | sed 's/^/# /'
 	ktap_result "counter source: delivered_source cppc on every CPU" "$([ -z "$bad" ]; echo $?)"
 

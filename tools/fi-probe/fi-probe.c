@@ -295,8 +295,8 @@ static void print_probe(const struct probe *p)
 		khz_unknown = false;
 	kv_khz("max_p_khz", p->max_p_khz);
 	kv_khz("max_boost_khz", p->max_boost_khz);
-	kv_khz("midpoint_khz", freq_ratio_midpoint_khz(p->max_p_khz,
-							   p->max_boost_khz));
+	kv_khz("midpoint_khz",
+	       freq_ratio_midpoint_khz(p->max_p_khz, p->max_boost_khz));
 	khz_unknown = partial;
 	kv_u("kernel_ratio", p->kernel_ratio);
 	if (p->have_amd) {
@@ -580,14 +580,8 @@ static int read_cppc(unsigned int cpu, const char *name, bool required, u32 *val
 	return err;
 }
 
-/*
- * The cpufreq fallback, as freq_invariance's: max_P is the table's top
- * non-boost entry (scaling_available_frequencies), max_boost the top
- * boost entry (scaling_boost_frequencies) or max_P; Linux 6.1 has no
- * invariance without CPPC or MSRs, so the ratio is 1024.  A policy
- * without a table (intel_cpufreq) gives cpuinfo_max_freq as both, source
- * none.  False when the CPU has no cpufreq policy at all.
- */
+/* The largest number of a whitespace-separated list file; *found if any */
+#define LIST_SEPS "\n\t "
 static u32 max_in_list(const char *path, bool *found)
 {
 	char buf[4096], *tok, *save = NULL;
@@ -598,8 +592,8 @@ static u32 max_in_list(const char *path, bool *found)
 	if (!f)
 		return 0;
 	if (fgets(buf, sizeof(buf), f)) {
-		for (tok = strtok_r(buf, " \n", &save); tok;
-		     tok = strtok_r(NULL, " \n", &save)) {
+		for (tok = strtok_r(buf, LIST_SEPS, &save); tok;
+		     tok = strtok_r(NULL, LIST_SEPS, &save)) {
 			unsigned long v = strtoul(tok, NULL, 10);
 
 			if (v && v <= UINT32_MAX && v > best)
@@ -611,6 +605,14 @@ static u32 max_in_list(const char *path, bool *found)
 	return best;
 }
 
+/*
+ * The cpufreq fallback, as freq_invariance's: max_P is the table's top
+ * non-boost entry (scaling_available_frequencies), max_boost the top
+ * boost entry (scaling_boost_frequencies) or max_P; Linux 6.1 has no
+ * invariance without CPPC or MSRs, so the ratio is 1024.  A policy
+ * without a table (intel_cpufreq) gives cpuinfo_max_freq as both, source
+ * none.  False when the CPU has no cpufreq policy at all.
+ */
 static bool cpufreq_fallback(unsigned int cpu, struct probe *p)
 {
 	char path[256];
@@ -1081,7 +1083,8 @@ int main(int argc, char **argv)
 
 	/* The module's own rules for its max_p_khz=/max_boost_khz= */
 	if (!SEEN(OPT_MAX_P) != !SEEN(OPT_MAX_BOOST))
-		die(EXIT_BAD_INPUT, "--max-p-khz and --max-boost-khz override together: give both or neither");
+		die(EXIT_BAD_INPUT,
+		    "--max-p-khz and --max-boost-khz override together: give both or neither");
 	if (SEEN(OPT_MAX_P)) {
 		if (!override_max_p_khz)
 			die(EXIT_BAD_INPUT, "--max-p-khz: must be above 0");
@@ -1089,7 +1092,8 @@ int main(int argc, char **argv)
 			die(EXIT_BAD_INPUT, "--max-boost-khz %u is below --max-p-khz %u",
 			    override_max_boost_khz, override_max_p_khz);
 		if (override_max_boost_khz / override_max_p_khz > OVERRIDE_MAX_BOOST_RATIO)
-			die(EXIT_BAD_INPUT, "--max-boost-khz %u is more than %u times --max-p-khz %u",
+			die(EXIT_BAD_INPUT,
+			    "--max-boost-khz %u is more than %u times --max-p-khz %u",
 			    override_max_boost_khz, OVERRIDE_MAX_BOOST_RATIO,
 			    override_max_p_khz);
 		have_override = true;
