@@ -34,6 +34,7 @@
 #include <linux/irq_work.h>
 #include <linux/kernel_stat.h>
 #include <linux/kthread.h>
+#include <asm/local64.h>
 #include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -110,6 +111,9 @@ struct sugov_inv_tunables {
  *	changed the frequency (or followed a limits change): the rate limit
  *	counts from it, as schedutil's last_freq_update_time
  * @freq_update_delay_ns: rate_limit_us in ns
+ * @sample_period_ns: the longer of @freq_update_delay_ns and
+ *	SUGOV_INV_MIN_WINDOW_NS: how often a CPU that does not evaluate
+ *	measures a window (sugov_inv_window_due())
  * @next_freq: the frequency last requested from the driver, kHz; on the
  *	slow path set back to policy->cur by sugov_inv_work() when the driver
  *	ended up elsewhere
@@ -139,6 +143,7 @@ struct sugov_inv_policy_data {
 	bool shared;
 	u64 last_eval_time;
 	s64 freq_update_delay_ns;
+	s64 sample_period_ns;
 	unsigned int next_freq;
 	unsigned int cached_raw_khz;
 	bool limits_changed;
@@ -155,9 +160,33 @@ struct sugov_inv_policy_data {
 };
 
 /**
+ * struct sugov_inv_window - what a CPU's last measured window left
+ * @est: util estimate, that window folded in
+ * @caps: the CPU's caps, read when the window closed (sugov_inv_get_caps())
+ * @time: hook time of the window's end (rq clock, ns)
+ * @wall_us: wall clock at the window's end (CLOCK_MONOTONIC), us
+ * @idle_us: idle + iowait time at the window's end, us
+ * @deliv_khz: average delivered frequency in the window, kHz
+ *
+ * The caps are read once per window, not per hook call: they change only
+ * with a boost toggle or freq_invariance's reference= parameter, and a
+ * boost toggle also changes the policy limits, after which the evaluation
+ * reads them afresh (sugov_inv_evaluate()).
+ */
+struct sugov_inv_window {
+	struct sugov_inv_est est;
+	struct freq_inv_caps caps;
+	u64 time;
+	u64 wall_us;
+	u64 idle_us;
+	u32 deliv_khz;
+};
+
+/**
  * struct sugov_inv_stats - per-CPU counters shown in debugfs
  * @evals: evaluations run by this CPU's hook
- * @ratelimited: hook calls that returned early on the rate limit
+ * @ratelimited: hook calls that returned early on the rate limit (or
+ *	before the first window was measured)
  * @samples: windows measured on this CPU
  * @reasons: requests sent, by reason; [SUGOV_INV_REASON_HOLD] counts
  *	evaluations whose lower target was held (those send nothing)
@@ -166,14 +195,15 @@ struct sugov_inv_policy_data {
  * @last_next: resolved frequency of the last evaluation, kHz
  *
  * Written by the CPU's hook only (serialized as its struct sugov_inv_cpu),
- * read by debugfs without a lock: WRITE_ONCE()/READ_ONCE() keep each value
- * whole; the set of values is a snapshot, not a consistent one.
+ * read by debugfs without a lock: local64_t counters and WRITE_ONCE()/
+ * READ_ONCE() keep each value whole; the set of values is a snapshot, not
+ * a consistent one.
  */
 struct sugov_inv_stats {
-	u64 evals;
-	u64 ratelimited;
-	u64 samples;
-	u64 reasons[SUGOV_INV_NR_REASONS];
+	local64_t evals;
+	local64_t ratelimited;
+	local64_t samples;
+	local64_t reasons[SUGOV_INV_NR_REASONS];
 	u32 last_util;
 	u32 last_raw;
 	u32 last_next;
@@ -186,13 +216,9 @@ struct sugov_inv_stats {
  * @cpu: the CPU
  * @last_update: hook time of this CPU's last hook call (rq clock, ns)
  * @iowait: iowait boost state
- * @est: util estimate
+ * @win: what the CPU's last window left (its estimate among it)
  * @sample: APERF/MPERF snapshot for freq_invariance
- * @sampled: @sample, @sample_wall_us and @sample_idle_us hold a snapshot
- * @sample_time: hook time of the last window's end (rq clock, ns)
- * @sample_wall_us: wall clock of the last window's end, us
- * @sample_idle_us: idle + iowait time at the last window's end, us
- * @deliv_khz: delivered frequency of the last window
+ * @sampled: @win and @sample hold a snapshot
  * @samples_since_eval: windows measured since this CPU last evaluated
  * @idled_since_eval: one of those windows contained idle time
  * @ran_through: no window measured between the last two evaluations that
@@ -208,9 +234,11 @@ struct sugov_inv_stats {
  *
  * Serialized by the CPU's rq lock (every hook call for this CPU holds it),
  * and for a shared policy by the policy's update_lock as well, which lets
- * the evaluating CPU read the other CPUs' @est, @iowait and @last_update.
- * Only the CPU itself measures (@sample, @sample_*): the counters can only
- * be read locally.
+ * the evaluating CPU read the other CPUs' @win, @sampled, @iowait and
+ * @last_update.  Only the CPU itself measures (@sample, @win): the
+ * counters can only be read locally.  On a shared policy it measures
+ * outside update_lock into a copy of @win and writes @win, @sampled and
+ * @measured under the lock (sugov_inv_update_shared()).
  */
 struct sugov_inv_cpu {
 	struct update_util_data update_util;
@@ -218,13 +246,9 @@ struct sugov_inv_cpu {
 	unsigned int cpu;
 	u64 last_update;
 	struct sugov_inv_iowait iowait;
-	struct sugov_inv_est est;
+	struct sugov_inv_window win;
 	struct freq_inv_sample sample;
 	bool sampled;
-	u64 sample_time;
-	u64 sample_wall_us;
-	u64 sample_idle_us;
-	u32 deliv_khz;
 	unsigned int samples_since_eval;
 	bool idled_since_eval;
 	bool ran_through;
@@ -258,10 +282,24 @@ static inline u64 sugov_inv_since(u64 now_ns, u64 last_ns)
 	return (s64)(now_ns - last_ns) > 0 ? now_ns - last_ns : 0;
 }
 
-/* Counter increment for a reader without a lock (see sugov_inv_stats) */
-static inline void sugov_inv_stat_inc(u64 *counter)
+/*
+ * Counter increment for a reader without a lock (see sugov_inv_stats): one
+ * instruction on x86 (local64_inc()), which the rate-limited return notices
+ */
+static inline void sugov_inv_stat_inc(local64_t *counter)
 {
-	WRITE_ONCE(*counter, *counter + 1);
+	local64_inc(counter);
+}
+
+/* rate_limit_us and what follows from it, for the hooks to read */
+static void sugov_inv_set_rate_limit(struct sugov_inv_policy_data *sgp,
+				     unsigned int rate_limit_us)
+{
+	s64 delay_ns = (s64)rate_limit_us * NSEC_PER_USEC;
+
+	WRITE_ONCE(sgp->freq_update_delay_ns, delay_ns);
+	WRITE_ONCE(sgp->sample_period_ns,
+		   max_t(s64, delay_ns, SUGOV_INV_MIN_WINDOW_NS));
 }
 
 /************************ Governor internals ***********************/
@@ -334,10 +372,15 @@ static void sugov_inv_get_caps(unsigned int cpu, struct cpufreq_policy *policy,
 /*
  * Read @cpu's idle clock: idle + iowait time and the wall clock, both in
  * us.  I/O wait counts as idle: the CPU runs nothing, exactly as PELT sees
- * it.  The local CPU in its hook, or (sugov_inv_project()) another CPU of
- * a shared policy, only ever with a NULL last_update_time, as /proc/stat
- * reads it: on 6.1 a non-NULL one updates the statistics of the CPU it
- * names without any protection.
+ * it.
+ *
+ * The local CPU in its hook (@local) takes the wall clock from the idle
+ * time's own ktime_get() (a non-NULL last_update_time): one clock read
+ * less, and wall and idle from the same instant.  That call also folds a
+ * running idle period into the statistics, which only the CPU itself may
+ * do: on 6.1 it does so without any protection.  Another CPU of a shared
+ * policy (sugov_inv_project()) reads with a NULL last_update_time, as
+ * /proc/stat does, and the wall clock separately.
  *
  * With NOHZ inactive (nohz=off) get_cpu_idle_time_us() returns -1; then
  * get_cpu_idle_time() answers from the tick's cputime accounting
@@ -345,40 +388,48 @@ static void sugov_inv_get_caps(unsigned int cpu, struct cpufreq_policy *policy,
  * resolution: busy fractions are then coarse (one tick = 4 ms at HZ=250)
  * but unbiased, and the util average smooths them.
  */
-static void sugov_inv_read_idle(unsigned int cpu, u64 *wall_us, u64 *idle_us)
+static void sugov_inv_read_idle(unsigned int cpu, bool local, u64 *wall_us,
+				u64 *idle_us)
 {
-	u64 idle = get_cpu_idle_time_us(cpu, NULL);
+	u64 idle = get_cpu_idle_time_us(cpu, local ? wall_us : NULL);
 
 	if (likely(idle != -1ULL)) {
 		*idle_us = idle + get_cpu_iowait_time_us(cpu, NULL);
-		*wall_us = ktime_to_us(ktime_get());
+		if (!local)
+			*wall_us = ktime_to_us(ktime_get());
 		return;
 	}
 	*idle_us = get_cpu_idle_time(cpu, wall_us, 0);
 }
 
 /*
- * Close the current window of the local CPU and fold it into the util
- * estimate.  The first call only takes the snapshots.  Not inlined, as
- * sugov_inv_evaluate(): inlined, their stack frame (caps, 7 saved
- * registers, the stack protector) made every hook call pay for them,
- * the rate-limited return included.
+ * Close the local CPU's current window in @win, which holds the previous
+ * one (sgc->win itself, or on a shared policy a copy made outside
+ * update_lock), and fold it into the estimate there.  Touches nothing
+ * another CPU reads: the caller publishes @win.  Returns true when a
+ * window was measured, false when this was the first snapshot.  Not
+ * inlined, as sugov_inv_evaluate(): inlined, their stack frame (caps,
+ * saved registers, the stack protector) made every hook call pay for
+ * them, the rate-limited return included.
  */
-static noinline void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
+static noinline bool sugov_inv_measure(struct sugov_inv_cpu *sgc, u64 time,
+				       struct sugov_inv_window *win)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct cpufreq_policy *policy = sgp->policy;
-	struct freq_inv_caps caps;
 	u64 wall_us, idle_us, halflife_ns;
 	u32 khz;
 
-	sugov_inv_read_idle(sgc->cpu, &wall_us, &idle_us);
+	sugov_inv_read_idle(sgc->cpu, true, &wall_us, &idle_us);
 
 	if (!sgc->sampled) {
 		sgc->sample.cpu = sgc->cpu;
 		freq_inv_sample_prepare(&sgc->sample);
-		sgc->sampled = true;
-		goto snapshot;
+		sugov_inv_get_caps(sgc->cpu, policy, &win->caps);
+		win->time = time;
+		win->wall_us = wall_us;
+		win->idle_us = idle_us;
+		return false;
 	}
 
 	/*
@@ -388,9 +439,9 @@ static noinline void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
 	 */
 	if (freq_inv_delivered_khz(&sgc->sample, &khz, NULL) || !khz)
 		khz = READ_ONCE(policy->cur);
-	sgc->deliv_khz = khz;
+	win->deliv_khz = khz;
 
-	sugov_inv_get_caps(sgc->cpu, policy, &caps);
+	sugov_inv_get_caps(sgc->cpu, policy, &win->caps);
 	halflife_ns = (u64)READ_ONCE(sgp->tunables->halflife_ms) *
 		      NSEC_PER_MSEC;
 
@@ -406,43 +457,39 @@ static noinline void sugov_inv_sample(struct sugov_inv_cpu *sgc, u64 time)
 		halflife_ns = 0;
 
 	/* A clock read out of order (idle ahead of wall) gives busy 0 */
-	sugov_inv_est_update(&sgc->est,
-			     wall_us > sgc->sample_wall_us ?
-			     wall_us - sgc->sample_wall_us : 0,
-			     idle_us > sgc->sample_idle_us ?
-			     idle_us - sgc->sample_idle_us : 0,
-			     khz, caps.reference_khz, halflife_ns);
-	sgc->measured = true;
+	sugov_inv_est_update(&win->est,
+			     sugov_inv_since(wall_us, win->wall_us),
+			     sugov_inv_since(idle_us, win->idle_us),
+			     khz, win->caps.reference_khz, halflife_ns);
 
 	sgc->samples_since_eval++;
-	if (idle_us != sgc->sample_idle_us)
+	if (idle_us != win->idle_us)
 		sgc->idled_since_eval = true;
 	sugov_inv_stat_inc(&sgc->stats.samples);
 
-snapshot:
-	sgc->sample_time = time;
-	sgc->sample_wall_us = wall_us;
-	sgc->sample_idle_us = idle_us;
+	win->time = time;
+	win->wall_us = wall_us;
+	win->idle_us = idle_us;
+	return true;
 }
 
 /*
- * Measure a new window on the local CPU when it is due: right before an
- * evaluation as soon as SUGOV_INV_MIN_WINDOW_NS passed, so decisions use
+ * Is a new window due on the local CPU?  Right before an evaluation
+ * (@due) as soon as SUGOV_INV_MIN_WINDOW_NS passed, so decisions use
  * fresh data, and otherwise once per rate-limit period, so the CPUs of a
- * shared policy that do not evaluate keep their estimates current.
+ * shared policy that do not evaluate keep their estimates current.  The
+ * first window is short: the CPU evaluates only after it.  Before the
+ * first snapshot sgc->win.time is 0 (sugov_inv_start()), and the
+ * difference is the whole uptime.
  */
-static void sugov_inv_maybe_sample(struct sugov_inv_cpu *sgc, u64 time,
-				   bool evaluating)
+static inline bool sugov_inv_window_due(const struct sugov_inv_cpu *sgc,
+					u64 time, bool due)
 {
-	s64 since = time - sgc->sample_time;
 	s64 window = SUGOV_INV_MIN_WINDOW_NS;
 
-	/* The first window is short: the CPU evaluates only after it */
-	if (!evaluating && sgc->measured)
-		window = max_t(s64, window,
-			       READ_ONCE(sgc->sgp->freq_update_delay_ns));
-	if (!sgc->sampled || since >= window)
-		sugov_inv_sample(sgc, time);
+	if (!due && likely(sgc->measured))
+		window = READ_ONCE(sgc->sgp->sample_period_ns);
+	return (s64)(time - sgc->win.time) >= window;
 }
 
 /*
@@ -453,31 +500,48 @@ static void sugov_inv_maybe_sample(struct sugov_inv_cpu *sgc, u64 time,
  * clock shows (sugov_inv_read_idle(), the same clock and the same
  * nohz=off fallback its own windows use).  A CPU idle all along then
  * decays as PELT's blocked util does, one that ran all along (a tickless
- * or host-starved CPU) keeps its util.  A reading that went backwards
- * counts as no idle; a CPU that never sampled has nothing to project.
+ * or host-starved CPU) keeps its util.
+ *
+ * The common case, a CPU idle since its last window, costs one decay step
+ * (sugov_inv_est_decay(): no frequency divisions, no caps) after one
+ * read of its idle time: idle time that grew by the whole time since the
+ * window's end, to within a tick (the two come from different clocks, and
+ * the window ended a little before the idle period began), is all idle.
+ * Anything else takes the full update, with the caps of its last window.
+ * A reading that went backwards counts as no idle; a CPU that never
+ * sampled has nothing to project.
  */
-static void sugov_inv_project(struct sugov_inv_cpu *j_sgc,
+static void sugov_inv_project(struct sugov_inv_cpu *j_sgc, u64 time,
 			      struct sugov_inv_est *est)
 {
 	struct sugov_inv_policy_data *sgp = j_sgc->sgp;
-	struct freq_inv_caps caps;
-	u64 idle_us, wall_us;
+	const struct sugov_inv_window *win = &j_sgc->win;
+	u64 idle_us, wall_us, idled_us, halflife_ns;
+	u64 since_ns = sugov_inv_since(time, win->time);
 
 	lockdep_assert_held(&sgp->update_lock);
 
-	*est = j_sgc->est;
+	*est = win->est;
 	if (!j_sgc->sampled)
 		return;
 
-	sugov_inv_read_idle(j_sgc->cpu, &wall_us, &idle_us);
-	sugov_inv_get_caps(j_sgc->cpu, sgp->policy, &caps);
-	sugov_inv_est_update(est,
-			     sugov_inv_since(wall_us, j_sgc->sample_wall_us),
-			     sugov_inv_since(idle_us, j_sgc->sample_idle_us),
-			     j_sgc->deliv_khz ?: READ_ONCE(sgp->policy->cur),
-			     caps.reference_khz,
-			     (u64)READ_ONCE(sgp->tunables->halflife_ms) *
-			     NSEC_PER_MSEC);
+	halflife_ns = (u64)READ_ONCE(sgp->tunables->halflife_ms) *
+		      NSEC_PER_MSEC;
+	idle_us = get_cpu_idle_time_us(j_sgc->cpu, NULL);
+	if (likely(idle_us != -1ULL)) {
+		idled_us = sugov_inv_since(idle_us, win->idle_us);
+		if (idled_us * NSEC_PER_USEC + TICK_NSEC >= since_ns) {
+			sugov_inv_est_decay(est, idled_us * NSEC_PER_USEC,
+					    halflife_ns);
+			return;
+		}
+	}
+
+	sugov_inv_read_idle(j_sgc->cpu, false, &wall_us, &idle_us);
+	sugov_inv_est_update(est, sugov_inv_since(wall_us, win->wall_us),
+			     sugov_inv_since(idle_us, win->idle_us),
+			     win->deliv_khz ?: READ_ONCE(sgp->policy->cur),
+			     win->caps.reference_khz, halflife_ns);
 }
 
 /*
@@ -500,6 +564,7 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 
 	for_each_cpu(j, sgp->policy->cpus) {
 		struct sugov_inv_cpu *j_sgc = &per_cpu(sugov_inv_cpus, j);
+		const struct sugov_inv_est *use = &j_sgc->win.est;
 		u32 boost, util;
 
 		/* Decays (or drops, after a tick of silence) every boost */
@@ -516,17 +581,17 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 		 * never sampled has nothing to project and counts as 0.
 		 */
 		if (j_sgc != sgc &&
-		    sugov_inv_stale(time, j_sgc->sample_time + delay_ns))
-			sugov_inv_project(j_sgc, &est);
-		else
-			est = j_sgc->est;
+		    sugov_inv_stale(time, j_sgc->win.time + delay_ns)) {
+			sugov_inv_project(j_sgc, time, &est);
+			use = &est;
+		}
 
-		util = sugov_inv_est_util(&est);
+		util = sugov_inv_est_util(use);
 		if (util > in->util_inv) {
 			in->util_inv = util;
 			top = j_sgc;
 		}
-		in->util_raw = max(in->util_raw, sugov_inv_est_busy(&est));
+		in->util_raw = max(in->util_raw, sugov_inv_est_busy(use));
 		in->boost = max(in->boost, boost);
 	}
 	return top;
@@ -595,16 +660,17 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
 	return true;
 }
 
-/* One evaluation of @sgc's policy, from @sgc's hook (see sugov_inv_sample()) */
+/* One evaluation of @sgc's policy, from @sgc's hook (see sugov_inv_measure()) */
 static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct cpufreq_policy *policy = sgp->policy;
 	struct sugov_inv_tunables *tunables = sgp->tunables;
 	struct sugov_inv_cpu *top = sgc;
+	const struct freq_inv_caps *caps = &sgc->win.caps;
 	struct sugov_inv_in in = { };
 	struct sugov_inv_out out;
-	struct freq_inv_caps caps;
+	struct freq_inv_caps fresh;
 	enum sugov_inv_reason reason;
 	unsigned int next, cached_raw;
 	bool request;
@@ -612,22 +678,29 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	if (sgp->shared) {
 		top = sugov_inv_gather_shared(sgc, time, &in);
 	} else {
-		in.util_inv = sugov_inv_est_util(&sgc->est);
-		in.util_raw = sugov_inv_est_busy(&sgc->est);
+		in.util_inv = sugov_inv_est_util(&sgc->win.est);
+		in.util_raw = sugov_inv_est_busy(&sgc->win.est);
 		in.boost = sugov_inv_iowait_apply(&sgc->iowait,
 						  sugov_inv_since(time, sgc->last_update));
 	}
 
-	sugov_inv_get_caps(sgc->cpu, policy, &caps);
+	/*
+	 * The caps of the CPU's last window, except after a limits change:
+	 * a boost toggle changes max_boost and comes with one.
+	 */
+	if (unlikely(sgp->need_freq_update)) {
+		sugov_inv_get_caps(sgc->cpu, policy, &fresh);
+		caps = &fresh;
+	}
 	in.fmax = READ_ONCE(tunables->freq_max_policy);
 	in.headroom_pct = READ_ONCE(tunables->headroom_pct);
 	in.overutil_pct = READ_ONCE(tunables->overutil_pct);
 	in.cur_khz = READ_ONCE(policy->cur);
 	in.cpu_max_khz = policy->cpuinfo.max_freq;
-	in.max_p_khz = caps.max_p_khz;
-	in.mid_khz = caps.midpoint_khz;
-	in.max_boost_khz = caps.max_boost_khz;
-	in.ref_khz = caps.reference_khz;
+	in.max_p_khz = caps->max_p_khz;
+	in.mid_khz = caps->midpoint_khz;
+	in.max_boost_khz = caps->max_boost_khz;
+	in.ref_khz = caps->reference_khz;
 
 	sugov_inv_decide(&in, &out);
 	reason = out.reason;
@@ -680,80 +753,146 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	WRITE_ONCE(sgc->stats.last_next, next);
 
 	trace_sugov_inv_decision(sgc->cpu, policy->cpu, out.util, in.util_raw,
-				 top->deliv_khz, in.fmax, out.freq_max_khz,
+				 top->win.deliv_khz, in.fmax, out.freq_max_khz,
 				 out.raw_khz, next, reason, request);
 }
 
 /*
- * Body of the update_util hooks.  The scheduler calls them with the rq lock
- * of sgc->cpu held and IRQs off, on that CPU or (remote wake-ups, load
- * balancing) on another one: no sleeping, no allocation, no printk.
+ * Is an evaluation due, without consuming anything?  The hooks' first
+ * test, before any lock: READ_ONCE() of what sugov_inv_should_update()
+ * decides on under the lock.  On a shared policy another CPU may change
+ * either before the lock is taken; the answer then only chooses the
+ * length of the window to measure (sugov_inv_window_due()).
  */
-static void sugov_inv_update(struct sugov_inv_cpu *sgc, u64 time,
-			     unsigned int flags)
+static inline bool sugov_inv_peek_due(const struct sugov_inv_policy_data *sgp,
+				      u64 time)
 {
-	struct sugov_inv_policy_data *sgp = sgc->sgp;
-	bool due, local;
-
-	sugov_inv_iowait_note(&sgc->iowait,
-			      sugov_inv_since(time, sgc->last_update),
-			      flags & SCHED_CPUFREQ_IOWAIT);
-	sgc->last_update = time;
-
-	/*
-	 * Stop for remote calls the driver cannot act on: computing a
-	 * frequency nobody can set is wasted work.
-	 */
-	if (!sugov_inv_this_cpu_can_update(sgp->policy))
-		return;
-
-	/*
-	 * Nothing measured yet (a fresh start): take the first window as
-	 * soon as it is SUGOV_INV_MIN_WINDOW_NS long, and until then neither
-	 * evaluate nor consume a pending limits change (the first
-	 * evaluation applies it).  Idle time and APERF/MPERF can only be
-	 * read on the CPU itself.
-	 */
-	local = sgc->cpu == smp_processor_id();
-	if (unlikely(!sgc->measured)) {
-		if (local)
-			sugov_inv_maybe_sample(sgc, time, true);
-		if (!sgc->measured) {
-			sugov_inv_stat_inc(&sgc->stats.ratelimited);
-			return;
-		}
-	}
-
-	due = sugov_inv_should_update(sgp, time);
-	if (local)
-		sugov_inv_maybe_sample(sgc, time, due);
-
-	if (!due) {
-		sugov_inv_stat_inc(&sgc->stats.ratelimited);
-		return;
-	}
-
-	sugov_inv_evaluate(sgc, time);
+	return sugov_inv_eval_due(time, READ_ONCE(sgp->last_eval_time),
+				  READ_ONCE(sgp->freq_update_delay_ns),
+				  READ_ONCE(sgp->limits_changed));
 }
 
-/* Hook of a single-CPU policy: the CPU's rq lock serializes everything */
+/* The fields of a measurement other CPUs read (update_lock when shared) */
+static inline void sugov_inv_publish(struct sugov_inv_cpu *sgc, bool closed)
+{
+	sgc->sampled = true;
+	if (closed)
+		sgc->measured = true;
+}
+
+/*
+ * The rest of a hook call, once the window is measured: an evaluation if
+ * one is due and this CPU may change the frequency.
+ * The scheduler calls the hooks with the rq lock of sgc->cpu held and IRQs
+ * off, on that CPU or (remote wake-ups, load balancing) on another one:
+ * no sleeping, no allocation, no printk.
+ */
+static void sugov_inv_update(struct sugov_inv_cpu *sgc, u64 time, bool due)
+{
+	struct sugov_inv_policy_data *sgp = sgc->sgp;
+
+	/*
+	 * Not due, or nothing measured yet (a fresh start: the first window
+	 * comes first, and a pending limits change is left for the first
+	 * evaluation to apply), or a remote call the driver cannot act on:
+	 * computing a frequency nobody can set is wasted work.
+	 */
+	if (!due || unlikely(!sgc->measured))
+		goto ratelimited;
+	if (!sugov_inv_this_cpu_can_update(sgp->policy))
+		return;
+	if (!sugov_inv_should_update(sgp, time))
+		goto ratelimited;
+
+	sugov_inv_evaluate(sgc, time);
+	return;
+
+ratelimited:
+	sugov_inv_stat_inc(&sgc->stats.ratelimited);
+}
+
+/* A single-CPU policy's hook past its rate-limited return */
+static noinline void sugov_inv_update_single_slow(struct sugov_inv_cpu *sgc,
+						  u64 time)
+{
+	bool due = sugov_inv_peek_due(sgc->sgp, time);
+
+	/* Idle time and APERF/MPERF can only be read on the CPU itself */
+	if (sugov_inv_window_due(sgc, time, due) &&
+	    sgc->cpu == smp_processor_id())
+		sugov_inv_publish(sgc, sugov_inv_measure(sgc, time, &sgc->win));
+
+	sugov_inv_update(sgc, time, due);
+}
+
+/*
+ * Hook of a single-CPU policy: the CPU's rq lock serializes everything,
+ * so the window is measured in place.  The rate-limited return, by far
+ * the most common call, reads this CPU's and its policy's own fields and
+ * nothing else, and makes no call (the rest is out of line): it is
+ * sugov_inv_peek_due() false for a CPU that has measured a window.  It
+ * skips sugov_inv_window_due(): the once-per-period window serves the
+ * CPUs of a shared policy that do not evaluate, and here the evaluation
+ * that ends the rate limit measures the window before deciding (the
+ * estimator gives the same result for one long window as for several
+ * short ones).
+ */
 static void sugov_inv_update_single(struct update_util_data *hook, u64 time,
 				    unsigned int flags)
 {
-	sugov_inv_update(container_of(hook, struct sugov_inv_cpu, update_util),
-			 time, flags);
+	struct sugov_inv_cpu *sgc = container_of(hook, struct sugov_inv_cpu,
+						 update_util);
+	const struct sugov_inv_policy_data *sgp = sgc->sgp;
+
+	/* A no-op without a boost or an I/O-wait wake-up, the common case */
+	if (unlikely(sgc->iowait.boost | (flags & SCHED_CPUFREQ_IOWAIT)))
+		sugov_inv_iowait_note(&sgc->iowait,
+				      sugov_inv_since(time, sgc->last_update),
+				      flags & SCHED_CPUFREQ_IOWAIT);
+	sgc->last_update = time;
+
+	if (likely((s64)(time - READ_ONCE(sgp->last_eval_time)) <
+		   READ_ONCE(sgp->freq_update_delay_ns) &&
+		   sgc->measured && !READ_ONCE(sgp->limits_changed))) {
+		sugov_inv_stat_inc(&sgc->stats.ratelimited);
+		return;
+	}
+	sugov_inv_update_single_slow(sgc, time);
 }
 
-/* Hook of a shared policy: update_lock serializes the policy's CPUs */
+/*
+ * Hook of a shared policy: update_lock serializes the policy's CPUs.  The
+ * window is measured before the lock, into a copy (the clock reads,
+ * APERF/MPERF and the estimator's divisions, with IRQs off but without
+ * holding up the policy's other CPUs), and only copied in under it.
+ */
 static void sugov_inv_update_shared(struct update_util_data *hook, u64 time,
 				    unsigned int flags)
 {
 	struct sugov_inv_cpu *sgc = container_of(hook, struct sugov_inv_cpu,
 						 update_util);
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
+	struct sugov_inv_window win;
+	bool measure, closed = false;
+
+	measure = sugov_inv_window_due(sgc, time, sugov_inv_peek_due(sgp, time)) &&
+		  sgc->cpu == smp_processor_id();
+	if (measure) {
+		/* Only this CPU writes sgc->win: no lock to read it */
+		win = sgc->win;
+		closed = sugov_inv_measure(sgc, time, &win);
+	}
 
 	raw_spin_lock(&sgp->update_lock);
-	sugov_inv_update(sgc, time, flags);
+	if (measure) {
+		sgc->win = win;
+		sugov_inv_publish(sgc, closed);
+	}
+	sugov_inv_iowait_note(&sgc->iowait,
+			      sugov_inv_since(time, sgc->last_update),
+			      flags & SCHED_CPUFREQ_IOWAIT);
+	sgc->last_update = time;
+	sugov_inv_update(sgc, time, sugov_inv_peek_due(sgp, time));
 	raw_spin_unlock(&sgp->update_lock);
 }
 
@@ -891,8 +1030,7 @@ static ssize_t rate_limit_us_store(struct gov_attr_set *attr_set,
 
 	WRITE_ONCE(tunables->rate_limit_us, val);
 	list_for_each_entry(sgp, &attr_set->policy_list, tunables_hook)
-		WRITE_ONCE(sgp->freq_update_delay_ns,
-			   (s64)val * NSEC_PER_USEC);
+		sugov_inv_set_rate_limit(sgp, val);
 	return count;
 }
 
@@ -1233,8 +1371,7 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 	unsigned int cpu, nocaps = 0;
 	bool keep;
 
-	sgp->freq_update_delay_ns =
-		(s64)READ_ONCE(sgp->tunables->rate_limit_us) * NSEC_PER_USEC;
+	sugov_inv_set_rate_limit(sgp, READ_ONCE(sgp->tunables->rate_limit_us));
 	sgp->last_eval_time = 0;
 	sgp->next_freq = 0;
 	sgp->cached_raw_khz = 0;
@@ -1373,14 +1510,15 @@ static int sugov_inv_summary_show(struct seq_file *m, void *unused)
 
 		seq_printf(m, "%u %u %llu %llu %llu", cpu,
 			   READ_ONCE(sgc->sgp) ? 1 : 0,
-			   READ_ONCE(st->evals), READ_ONCE(st->ratelimited),
-			   READ_ONCE(st->samples));
+			   (u64)local64_read(&st->evals),
+			   (u64)local64_read(&st->ratelimited),
+			   (u64)local64_read(&st->samples));
 		for (r = 0; r < SUGOV_INV_NR_REASONS; r++)
-			seq_printf(m, " %llu", READ_ONCE(st->reasons[r]));
+			seq_printf(m, " %llu", (u64)local64_read(&st->reasons[r]));
 		seq_printf(m, " %u %u %u %u %u %u\n",
-			   sugov_inv_est_round(READ_ONCE(sgc->est.util_inv_fp)),
-			   sugov_inv_est_round(READ_ONCE(sgc->est.util_raw_fp)),
-			   READ_ONCE(sgc->deliv_khz), READ_ONCE(st->last_util),
+			   sugov_inv_est_round(READ_ONCE(sgc->win.est.util_inv_fp)),
+			   sugov_inv_est_round(READ_ONCE(sgc->win.est.util_raw_fp)),
+			   READ_ONCE(sgc->win.deliv_khz), READ_ONCE(st->last_util),
 			   READ_ONCE(st->last_raw), READ_ONCE(st->last_next));
 	}
 	return 0;

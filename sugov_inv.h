@@ -379,6 +379,41 @@ static inline void sugov_inv_est_update(struct sugov_inv_est *est,
 								  halflife_ns));
 }
 
+/**
+ * sugov_inv_est_decay() - fold an all-idle stretch into the estimate
+ * @est: the estimate
+ * @idle_ns: length of the stretch, ns; the CPU idled throughout
+ * @halflife_ns: smoothing half-life
+ *
+ * The result of sugov_inv_est_update() for a window with idle == wall
+ * (to the rounding of its us arguments), without its divisions by the
+ * frequencies: a CPU that idled all along decays as PELT's blocked util
+ * does.  Both inputs are 0 then, so each average keeps the decay factor
+ * of its own clock: the busy fraction real time, the invariant util
+ * real time plus the lag the idle time pays off (none when saturated,
+ * as there).  For the idle CPUs of a shared policy, whose evaluation
+ * would otherwise run a full update for every one of them.
+ */
+static inline void sugov_inv_est_decay(struct sugov_inv_est *est,
+				       u64 idle_ns, u64 halflife_ns)
+{
+	u64 pelt_ns = idle_ns;
+	u32 factor;
+
+	if (!idle_ns)
+		return;
+
+	factor = sugov_inv_decay_factor(idle_ns, halflife_ns);
+	est->util_raw_fp = sugov_inv_blend(est->util_raw_fp, 0, factor);
+
+	if (!sugov_inv_est_saturated(est->util_inv_fp) && est->lag_us) {
+		pelt_ns += est->lag_us * NSEC_PER_USEC;
+		factor = sugov_inv_decay_factor(pelt_ns, halflife_ns);
+	}
+	est->util_inv_fp = sugov_inv_blend(est->util_inv_fp, 0, factor);
+	est->lag_us = 0;
+}
+
 /* Round a fixed-point estimate to capacity units */
 static inline u32 sugov_inv_est_round(u32 fp)
 {

@@ -32,6 +32,9 @@
  *  - busy: idle time used as the busy time
  *  - a zero-length window not skipped (divides by zero: a crash)
  *  - blend: overshoots the input
+ *  - idle decay step (sugov_inv_est_decay()): the busy fraction left
+ *    undecayed; the lag not paid; the lag paid although util is saturated;
+ *    the lag kept after the idle stretch
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
@@ -605,6 +608,102 @@ static void blend_moves_towards_input(struct kunit *test)
 	}
 }
 
+/* ------------------------------------------------------------------------
+ * The idle decay step of a shared policy's idle CPUs
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * struct idle_decay_case - an estimate and an all-idle stretch
+ * @name: case description
+ * @util_inv: invariant util before, capacity units
+ * @util_raw: busy fraction before, capacity units
+ * @lag_us: PELT-clock lag before
+ * @idle_us: length of the idle stretch
+ * @halflife_ms: half-life
+ */
+struct idle_decay_case {
+	const char *name;
+	u32 util_inv, util_raw;
+	u64 lag_us, idle_us;
+	u32 halflife_ms;
+};
+
+static const struct idle_decay_case idle_decay_cases[] = {
+	{ "half busy, one half-life", 512, 512, 0, 32000, 32 },
+	{ "saturated with lag, lag not paid", 1024, 1024, 20000, 12000, 32 },
+	{ "below full with lag, lag paid", 700, 1000, 20000, 12000, 32 },
+	{ "short stretch, long half-life", 300, 900, 0, 4000, 1000 },
+	{ "lag only", 100, 50, 64000, 1, 16 },
+	{ "already zero", 0, 0, 0, 250000, 32 },
+	{ "past 32 half-lives", 1024, 1024, 0, 2000000, 32 },
+};
+
+static void idle_decay_case_desc(const struct idle_decay_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(idle_decay, idle_decay_cases, idle_decay_case_desc);
+
+/*
+ * The decay step is the full update of a window that idled throughout,
+ * whatever the frequencies: checked field by field against it, and
+ * against the rule itself where it is a whole number of half-lives.
+ */
+static void idle_decay_matches_idle_window(struct kunit *test)
+{
+	const struct idle_decay_case *c = test->param_value;
+	u64 halflife_ns = (u64)c->halflife_ms * NSEC_PER_MSEC;
+	struct sugov_inv_est before = {
+		.util_inv_fp = c->util_inv << SUGOV_INV_EST_SHIFT,
+		.util_raw_fp = c->util_raw << SUGOV_INV_EST_SHIFT,
+		.lag_us = c->lag_us,
+	};
+	static const u32 khz[][2] = {
+		{ 3400000, 2250000 }, { 1500000, 2250000 }, { 2000000, 0 },
+	};
+	struct sugov_inv_est step = before;
+	unsigned int i;
+
+	sugov_inv_est_decay(&step, c->idle_us * NSEC_PER_USEC, halflife_ns);
+	for (i = 0; i < ARRAY_SIZE(khz); i++) {
+		struct sugov_inv_est full = before;
+
+		sugov_inv_est_update(&full, c->idle_us, c->idle_us, khz[i][0],
+				     khz[i][1], halflife_ns);
+		KUNIT_EXPECT_EQ_MSG(test, step.util_inv_fp, full.util_inv_fp,
+				    "%u/%u kHz", khz[i][0], khz[i][1]);
+		KUNIT_EXPECT_EQ_MSG(test, step.util_raw_fp, full.util_raw_fp,
+				    "%u/%u kHz", khz[i][0], khz[i][1]);
+		KUNIT_EXPECT_EQ_MSG(test, step.lag_us, full.lag_us,
+				    "%u/%u kHz", khz[i][0], khz[i][1]);
+	}
+	KUNIT_EXPECT_EQ(test, step.lag_us, 0ULL);
+	if (!c->lag_us && c->idle_us % (c->halflife_ms * USEC_PER_MSEC) == 0) {
+		u64 n = div_u64(c->idle_us, c->halflife_ms * USEC_PER_MSEC);
+		u32 want = n >= 32 ? 0 : c->util_inv >> n;
+
+		KUNIT_EXPECT_LE(test, sugov_inv_est_util(&step), want + 1);
+		KUNIT_EXPECT_GE(test, sugov_inv_est_util(&step) + 1, want);
+	}
+}
+
+/* A zero-length stretch changes nothing, the lag included */
+static void idle_decay_zero_changes_nothing(struct kunit *test)
+{
+	struct sugov_inv_est est = {
+		.util_inv_fp = 600 << SUGOV_INV_EST_SHIFT,
+		.util_raw_fp = 900 << SUGOV_INV_EST_SHIFT,
+		.lag_us = 5000,
+	};
+
+	sugov_inv_est_decay(&est, 0, 32 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, est.util_inv_fp, 600U << SUGOV_INV_EST_SHIFT);
+	KUNIT_EXPECT_EQ(test, est.util_raw_fp, 900U << SUGOV_INV_EST_SHIFT);
+	KUNIT_EXPECT_EQ(test, est.lag_us, 5000ULL);
+}
+
 static struct kunit_case sugov_inv_estimator_test_cases[] = {
 	KUNIT_CASE_PARAM(step_reaches_half_per_halflife, step_gen_params),
 	KUNIT_CASE_PARAM(constant_input_converges, converge_gen_params),
@@ -617,6 +716,8 @@ static struct kunit_case sugov_inv_estimator_test_cases[] = {
 	KUNIT_CASE(decay_complements_halve),
 	KUNIT_CASE(decay_is_monotonic),
 	KUNIT_CASE(blend_moves_towards_input),
+	KUNIT_CASE_PARAM(idle_decay_matches_idle_window, idle_decay_gen_params),
+	KUNIT_CASE(idle_decay_zero_changes_nothing),
 	{}
 };
 
