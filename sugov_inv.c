@@ -228,6 +228,10 @@ struct sugov_inv_stats {
  * @measured: @est holds a measured window (or was kept across a restart):
  *	until then the CPU does not evaluate, since an estimate of nothing
  *	would ask for the policy minimum (see sugov_inv_start())
+ * @proj_est: on a shared policy, @win.est as another CPU last projected it
+ *	(sugov_inv_gather_shared(); update_lock)
+ * @proj_time: hook time of that projection, the evaluating CPU's clock (ns)
+ * @proj_base: @win.time the projection started from
  * @owner: the policy data that last stopped on this CPU (only compared)
  * @kept_seq: @owner's stop_seq at that stop
  * @stats: debugfs counters
@@ -253,6 +257,9 @@ struct sugov_inv_cpu {
 	bool idled_since_eval;
 	bool ran_through;
 	bool measured;
+	struct sugov_inv_est proj_est;
+	u64 proj_time;
+	u64 proj_base;
 	struct sugov_inv_policy_data *owner;
 	unsigned long kept_seq;
 	struct sugov_inv_stats stats;
@@ -556,7 +563,6 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct sugov_inv_cpu *top = sgc;
-	struct sugov_inv_est est;
 	u64 delay_ns = max_t(s64, READ_ONCE(sgp->freq_update_delay_ns), 0);
 	unsigned int j;
 
@@ -569,7 +575,7 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 
 		/* Decays (or drops, after a tick of silence) every boost */
 		boost = sugov_inv_iowait_apply(&j_sgc->iowait,
-					       sugov_inv_since(time, j_sgc->last_update));
+					       sugov_inv_since(time, READ_ONCE(j_sgc->last_update)));
 
 		/*
 		 * Stale is keyed on the CPU's last window, which only the CPU
@@ -582,8 +588,20 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 		 */
 		if (j_sgc != sgc &&
 		    sugov_inv_stale(time, j_sgc->win.time + delay_ns)) {
-			sugov_inv_project(j_sgc, time, &est);
-			use = &est;
+			/*
+			 * Evaluations closer together than a window reuse the
+			 * last projection: an idle CPU then costs a compare,
+			 * however often its policy evaluates.  A new window of
+			 * its own makes it project afresh.
+			 */
+			if (j_sgc->proj_base != j_sgc->win.time ||
+			    sugov_inv_since(time, j_sgc->proj_time) >=
+			    SUGOV_INV_MIN_WINDOW_NS) {
+				sugov_inv_project(j_sgc, time, &j_sgc->proj_est);
+				j_sgc->proj_time = time;
+				j_sgc->proj_base = j_sgc->win.time;
+			}
+			use = &j_sgc->proj_est;
 		}
 
 		util = sugov_inv_est_util(use);
@@ -861,21 +879,20 @@ static void sugov_inv_update_single(struct update_util_data *hook, u64 time,
 }
 
 /*
- * Hook of a shared policy: update_lock serializes the policy's CPUs.  The
- * window is measured before the lock, into a copy (the clock reads,
+ * A shared policy's hook past its lockless rate-limited return.  The
+ * window is measured before update_lock, into a copy (the clock reads,
  * APERF/MPERF and the estimator's divisions, with IRQs off but without
  * holding up the policy's other CPUs), and only copied in under it.
  */
-static void sugov_inv_update_shared(struct update_util_data *hook, u64 time,
-				    unsigned int flags)
+static noinline void sugov_inv_update_shared_slow(struct sugov_inv_cpu *sgc,
+						  u64 time, unsigned int flags,
+						  bool due)
 {
-	struct sugov_inv_cpu *sgc = container_of(hook, struct sugov_inv_cpu,
-						 update_util);
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct sugov_inv_window win;
 	bool measure, closed = false;
 
-	measure = sugov_inv_window_due(sgc, time, sugov_inv_peek_due(sgp, time)) &&
+	measure = sugov_inv_window_due(sgc, time, due) &&
 		  sgc->cpu == smp_processor_id();
 	if (measure) {
 		/* Only this CPU writes sgc->win: no lock to read it */
@@ -891,9 +908,35 @@ static void sugov_inv_update_shared(struct update_util_data *hook, u64 time,
 	sugov_inv_iowait_note(&sgc->iowait,
 			      sugov_inv_since(time, sgc->last_update),
 			      flags & SCHED_CPUFREQ_IOWAIT);
-	sgc->last_update = time;
+	WRITE_ONCE(sgc->last_update, time);
 	sugov_inv_update(sgc, time, sugov_inv_peek_due(sgp, time));
 	raw_spin_unlock(&sgp->update_lock);
+}
+
+/*
+ * Hook of a shared policy: update_lock serializes the policy's CPUs.  The
+ * rate-limited return needs no lock when there is no iowait boost to
+ * account: of this CPU's state only last_update changes then, which
+ * another CPU reads only for a boost.  A boost read as 0 stays 0 until
+ * this CPU's own next I/O-wait wake-up (the rq lock held here excludes
+ * it): sugov_inv_gather_shared() only lowers boosts.
+ */
+static void sugov_inv_update_shared(struct update_util_data *hook, u64 time,
+				    unsigned int flags)
+{
+	struct sugov_inv_cpu *sgc = container_of(hook, struct sugov_inv_cpu,
+						 update_util);
+	bool due = sugov_inv_peek_due(sgc->sgp, time);
+
+	if (likely(!(READ_ONCE(sgc->iowait.boost) |
+		     (flags & SCHED_CPUFREQ_IOWAIT))) &&
+	    !due && likely(sgc->measured) &&
+	    !sugov_inv_window_due(sgc, time, false)) {
+		WRITE_ONCE(sgc->last_update, time);
+		sugov_inv_stat_inc(&sgc->stats.ratelimited);
+		return;
+	}
+	sugov_inv_update_shared_slow(sgc, time, flags, due);
 }
 
 /* Slow path: the kthread's work, calls the driver (may sleep) */

@@ -3,23 +3,38 @@
 #
 # make bench: cost of the update_util hook of sugov_inv (rate-limited
 # early return, full evaluation) next to schedutil, ondemand and
-# performance, in one guest boot under QEMU's instruction counting, so
+# performance, in guest boots under QEMU's instruction counting, so
 # the numbers repeat on a noisy host.  Prints numbers; asserts nothing.
+#
+# Two boots: one vCPU (single-CPU policy), then four vCPUs sharing one
+# policy with the loop on CPU 0 and three idle siblings.
 #
 # Usage: tools/bench.sh [ROUNDS (3)] [CALLS (10000)]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 "$top/tools/deps.sh" --quiet
-# One vCPU, Intel model with constant_tsc so fast switch is on, as on the
-# machines the hook cost matters for.
-log=$build/vm/bench.log
-rm -f "$log"
-"$top/tools/vm/run" --name bench --icount --smp 1 --timeout 1800 \
-	--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
-	-- sh tools/bench/guest.sh "${1:-3}" "${2:-10000}" | grep --line-buffered -E '^BENCH|^vm:' || true
-if [ ! -s "$log" ]; then
-	echo "bench: the guest did not start (tools/vm/run stopped before booting it: its message is above)" >&2
-	exit 1
-fi
-"$top/tools/bench/report.py" "$log" | tee "$build/vm/bench.txt"
+# bench_guest NAME SMP ICOUNT [shared]: one guest boot, its BENCH lines
+# echoed, its table in build/vm/NAME.txt.  Intel model with constant_tsc
+# so fast switch is on, as on the machines the hook cost matters for.
+bench_guest() {
+	local name=$1 smp=$2 icount=$3 log=$build/vm/$1.log
+	rm -f "$log"
+	"$top/tools/vm/run" --name "$name" "$icount" --smp "$smp" --timeout 1800 \
+		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
+		-- sh tools/bench/guest.sh "$rounds" "$calls" ${4:-} |
+		grep --line-buffered -E '^BENCH|^vm:' || true
+	if [ ! -s "$log" ]; then
+		echo "bench: the guest did not start (tools/vm/run stopped before booting it: its message is above)" >&2
+		exit 1
+	fi
+	"$top/tools/bench/report.py" "$log" | tee "$build/vm/$name.txt"
+}
+
+rounds=${1:-3} calls=${2:-10000}
+# One vCPU: single-CPU policies, guest time on the instruction counter.
+bench_guest bench 1 --icount
+# Four vCPUs in one shared policy, three of them idle: what an
+# evaluation pays per idle sibling (--icount=smp: the instruction counter
+# with several vCPUs; see tools/vm/run).
+bench_guest bench-shared 4 --icount=smp shared

@@ -13,12 +13,18 @@
 # varies by 40 ms from run to run.)  Every configuration runs in every
 # round (round-robin, so drift hits all alike).  Prints BENCH lines.
 #
-# Usage: sh tools/bench/guest.sh [ROUNDS] [CALLS]
+# With SHARED (third argument "shared") vcpufreq makes one policy of all
+# CPUs: the loop runs on CPU 0 while the others idle, so an evaluation
+# also gathers every idle sibling (bench.sh boots 4 vCPUs for it).
+#
+# Usage: sh tools/bench/guest.sh [ROUNDS] [CALLS] [shared]
 rounds=${1:-3}
 calls=${2:-10000}
+shared=0
+[ "${3:-}" = shared ] && shared=1
 CPUFREQ=/sys/devices/system/cpu/cpufreq
 
-insmod selftests/vcpufreq.ko preset=epyc-7742 fast_switch=1 || exit 1
+insmod selftests/vcpufreq.ko preset=epyc-7742 fast_switch=1 shared=$shared || exit 1
 insmod freq_invariance.ko max_p_khz=2250000 max_boost_khz=3400000 || exit 1
 insmod sugov_inv.ko || exit 1
 modprobe cpufreq_ondemand || exit 1
@@ -43,7 +49,9 @@ config() {
 
 insmod selftests/hookbench.ko || exit 1
 H=/sys/module/hookbench/parameters
-echo "BENCH_SETUP rounds=$rounds calls=$calls cpus=$(nproc)"
+echo "BENCH_SETUP rounds=$rounds calls=$calls cpus=$(nproc) shared=$shared"
+# The loop runs on CPU 0, the CPU whose hook it calls
+taskset -p 1 $$ >/dev/null || exit 1
 
 configs="performance ondemand schedutil-rl0 schedutil-rl1s sugov_inv-rl0 sugov_inv-rl1s sugov_inv-default"
 r=1

@@ -57,7 +57,10 @@ def main():
         print("bench: no results in the log")
         return 1
     per = costs(runs)
-    print(f"hookbench loop, -icount shift=3, 1 vCPU, time over "
+    cpus = re.search(r"cpus=(\d+)", setup)
+    shared = "shared=1" in setup
+    print(f"hookbench loop, -icount shift=3, {cpus[1] if cpus else '?'} vCPU"
+          f"{', one shared policy' if shared else ''}, time over "
           f"performance / hook calls ({setup})")
     print(f"{'config':<20}{'ns/call':>9}{'insn/call':>11}{'spread insn':>13}"
           f"{'calls/run':>11}{'loop ms':>9}")
