@@ -169,9 +169,12 @@ struct sugov_inv_policy_data {
  * @deliv_khz: average delivered frequency in the window, kHz
  *
  * The caps are read once per window, not per hook call: they change only
- * with a boost toggle or freq_invariance's reference= parameter, and a
- * boost toggle also changes the policy limits, after which the evaluation
- * reads them afresh (sugov_inv_evaluate()).
+ * with a boost toggle, freq_invariance's reference= parameter or caps it
+ * learns late, and a CPU evaluating in its own hook measures a window
+ * (so reads them) at most SUGOV_INV_MIN_WINDOW_NS before.  Evaluations
+ * from another CPU, and those after a limits change, read them afresh
+ * (sugov_inv_evaluate()).  acpi-cpufreq's boost toggle writes the MSRs
+ * and changes no limits.
  */
 struct sugov_inv_window {
 	struct sugov_inv_est est;
@@ -509,22 +512,21 @@ static inline bool sugov_inv_window_due(const struct sugov_inv_cpu *sgc,
  * decays as PELT's blocked util does, one that ran all along (a tickless
  * or host-starved CPU) keeps its util.
  *
- * The common case, a CPU idle since its last window, costs one decay step
- * (sugov_inv_est_decay(): no frequency divisions, no caps) after one
- * read of its idle time: idle time that grew by the whole time since the
- * window's end, to within a tick (the two come from different clocks, and
- * the window ended a little before the idle period began), is all idle.
- * Anything else takes the full update, with the caps of its last window.
- * A reading that went backwards counts as no idle; a CPU that never
- * sampled has nothing to project.
+ * The common case, a CPU idle since its last window (to within 1/64 of
+ * the stretch: the reads are a few us apart, and the window closed a
+ * little before the idle period began), costs one decay step
+ * (sugov_inv_est_decay(): no frequency divisions, no caps).  Anything
+ * else takes the full update, with the CPU's caps read now.  A reading
+ * that went backwards counts as no idle; a CPU that never sampled has
+ * nothing to project.
  */
-static void sugov_inv_project(struct sugov_inv_cpu *j_sgc, u64 time,
+static void sugov_inv_project(struct sugov_inv_cpu *j_sgc,
 			      struct sugov_inv_est *est)
 {
 	struct sugov_inv_policy_data *sgp = j_sgc->sgp;
 	const struct sugov_inv_window *win = &j_sgc->win;
-	u64 idle_us, wall_us, idled_us, halflife_ns;
-	u64 since_ns = sugov_inv_since(time, win->time);
+	u64 idle_us, wall_us, halflife_ns;
+	struct freq_inv_caps caps;
 
 	lockdep_assert_held(&sgp->update_lock);
 
@@ -534,21 +536,19 @@ static void sugov_inv_project(struct sugov_inv_cpu *j_sgc, u64 time,
 
 	halflife_ns = (u64)READ_ONCE(sgp->tunables->halflife_ms) *
 		      NSEC_PER_MSEC;
-	idle_us = get_cpu_idle_time_us(j_sgc->cpu, NULL);
-	if (likely(idle_us != -1ULL)) {
-		idled_us = sugov_inv_since(idle_us, win->idle_us);
-		if (idled_us * NSEC_PER_USEC + TICK_NSEC >= since_ns) {
-			sugov_inv_est_decay(est, idled_us * NSEC_PER_USEC,
-					    halflife_ns);
-			return;
-		}
+	sugov_inv_read_idle(j_sgc->cpu, false, &wall_us, &idle_us);
+	wall_us = sugov_inv_since(wall_us, win->wall_us);
+	idle_us = sugov_inv_since(idle_us, win->idle_us);
+
+	if (idle_us >= wall_us - (wall_us >> 6)) {
+		sugov_inv_est_decay(est, wall_us * NSEC_PER_USEC, halflife_ns);
+		return;
 	}
 
-	sugov_inv_read_idle(j_sgc->cpu, false, &wall_us, &idle_us);
-	sugov_inv_est_update(est, sugov_inv_since(wall_us, win->wall_us),
-			     sugov_inv_since(idle_us, win->idle_us),
+	sugov_inv_get_caps(j_sgc->cpu, sgp->policy, &caps);
+	sugov_inv_est_update(est, wall_us, idle_us,
 			     win->deliv_khz ?: READ_ONCE(sgp->policy->cur),
-			     win->caps.reference_khz, halflife_ns);
+			     caps.reference_khz, halflife_ns);
 }
 
 /*
@@ -572,10 +572,11 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 		struct sugov_inv_cpu *j_sgc = &per_cpu(sugov_inv_cpus, j);
 		const struct sugov_inv_est *use = &j_sgc->win.est;
 		u32 boost, util;
+		u64 since;
 
 		/* Decays (or drops, after a tick of silence) every boost */
-		boost = sugov_inv_iowait_apply(&j_sgc->iowait,
-					       sugov_inv_since(time, READ_ONCE(j_sgc->last_update)));
+		since = sugov_inv_since(time, READ_ONCE(j_sgc->last_update));
+		boost = sugov_inv_iowait_apply(&j_sgc->iowait, since);
 
 		/*
 		 * Stale is keyed on the CPU's last window, which only the CPU
@@ -584,9 +585,12 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 		 * sampling, and would otherwise keep an estimate from before
 		 * it idled current forever.  A CPU that runs closes a window
 		 * at least once per rate-limit period plus a tick.  One that
-		 * never sampled has nothing to project and counts as 0.
+		 * never sampled has nothing to project and counts as 0.  Only
+		 * the CPU running this hook is current by construction (it
+		 * measured before the lock); the hook's own CPU is projected
+		 * like any other when the call is a remote one for an idle CPU.
 		 */
-		if (j_sgc != sgc &&
+		if (j != smp_processor_id() &&
 		    sugov_inv_stale(time, j_sgc->win.time + delay_ns)) {
 			/*
 			 * Evaluations closer together than a window reuse the
@@ -597,7 +601,7 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 			if (j_sgc->proj_base != j_sgc->win.time ||
 			    sugov_inv_since(time, j_sgc->proj_time) >=
 			    SUGOV_INV_MIN_WINDOW_NS) {
-				sugov_inv_project(j_sgc, time, &j_sgc->proj_est);
+				sugov_inv_project(j_sgc, &j_sgc->proj_est);
 				j_sgc->proj_time = time;
 				j_sgc->proj_base = j_sgc->win.time;
 			}
@@ -703,10 +707,12 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	}
 
 	/*
-	 * The caps of the CPU's last window, except after a limits change:
-	 * a boost toggle changes max_boost and comes with one.
+	 * The caps of the CPU's last window when this is the CPU's own hook:
+	 * it measured at most SUGOV_INV_MIN_WINDOW_NS ago, before deciding.
+	 * Read afresh for a remote call (an idle CPU's window may be seconds
+	 * old) and after a limits change, which must apply at once.
 	 */
-	if (unlikely(sgp->need_freq_update)) {
+	if (unlikely(sgc->cpu != smp_processor_id() || sgp->need_freq_update)) {
 		sugov_inv_get_caps(sgc->cpu, policy, &fresh);
 		caps = &fresh;
 	}
@@ -931,7 +937,8 @@ static void sugov_inv_update_shared(struct update_util_data *hook, u64 time,
 	if (likely(!(READ_ONCE(sgc->iowait.boost) |
 		     (flags & SCHED_CPUFREQ_IOWAIT))) &&
 	    !due && likely(sgc->measured) &&
-	    !sugov_inv_window_due(sgc, time, false)) {
+	    (!sugov_inv_window_due(sgc, time, false) ||
+	     sgc->cpu != smp_processor_id())) {
 		WRITE_ONCE(sgc->last_update, time);
 		sugov_inv_stat_inc(&sgc->stats.ratelimited);
 		return;

@@ -15,6 +15,7 @@
 #define _SUGOV_INV_H
 
 #include <linux/bits.h>
+#include <linux/compiler.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
@@ -722,7 +723,8 @@ static inline bool sugov_inv_update_next(u32 next_khz, u32 *last_khz,
 	if (next_khz == *last_khz && !force)
 		return false;
 	*last_khz = next_khz;
-	*last_req_ns = now_ns;
+	/* The hooks' rate-limited returns read it without a lock */
+	WRITE_ONCE(*last_req_ns, now_ns);
 	return true;
 }
 
