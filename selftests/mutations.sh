@@ -100,9 +100,6 @@ run_one "hotplug: freq_invariance's CPU online callback does nothing" $F \
 	'/^static int freq_inv_cpu_online(/,/^}/ s/^\tmutex_lock(&freq_inv_lock);$/\treturn 0;\n&/' 70-hotplug
 run_one "hotplug: freq_invariance keeps an offline CPU's report" $F \
 	'/^static int freq_inv_cpu_offline(/,/^}/ s/^\tfc->kobj = NULL;$/\tkobj = NULL;/' 70-hotplug
-# Shared policies' hot path: an idle sibling's projection.
-run_one "shared: an idle sibling's decay step dropped (its busy estimate holds the policy up)" $S \
-	'/^static void sugov_inv_project(/,/^}/ s/^\t\tsugov_inv_est_decay(est, wall_us \* NSEC_PER_USEC, halflife_ns);$/\t\t(void)halflife_ns;/' 40-sugov-inv
 # Life cycle: freq_invariance's cpuN reports are never released, and the
 # governor's exit leaks its per-policy data.
 run_one "lifecycle: freq_invariance's cpuN kobjects never put" $F \
