@@ -256,11 +256,16 @@ drives_all() {
 # Slab memory the kernel cannot reclaim, kB.
 sunreclaim_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
 
-# slab_snapshot FILE: "cache active_objects" of every slab cache, after
-# SLUB's per-CPU slabs are flushed (writing a cache's shrink file), so
+# slab_snapshot FILE: "cache active_objects" of every slab cache, a second
+# after the call, and after SLUB's per-CPU slabs are flushed (writing a cache's shrink file), so
 # that the counts are exact rather than rounded to a slab per CPU.
 slab_snapshot() {
 	sync
+	# Objects freed through RCU (kfree_rcu) count as allocated until a
+	# grace period and the batch after it: on a loaded TCG host both lag,
+	# and a backlog that grows with the load rate read as steady growth
+	# of kmalloc-8 in a CI run.  A second lets them drain.
+	sleep 1
 	echo 3 > /proc/sys/vm/drop_caches
 	for _s in /sys/kernel/slab/*/shrink; do echo 1 > "$_s" 2>/dev/null; done
 	awk 'NR > 2 { print $1, $2 }' /proc/slabinfo > "$1"
