@@ -1488,9 +1488,13 @@ static int __init freq_inv_init(void)
 		goto err_notifier;
 	freq_inv_cpuhp_state = err;
 
-	/* debugfs is a test aid: the module works without it */
+	/*
+	 * debugfs is a test aid: the module works without it.  Root only,
+	 * as cpufreq's cpuinfo_cur_freq (0400): each read interrupts every
+	 * CPU and sleeps a window, which must not be anyone's to repeat.
+	 */
 	freq_inv_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	debugfs_create_file("delivered", 0444, freq_inv_debugfs, NULL,
+	debugfs_create_file("delivered", 0400, freq_inv_debugfs, NULL,
 			    &freq_inv_delivered_fops);
 
 	freq_inv_log_summary();
