@@ -44,6 +44,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/suspend.h>
 #include <linux/tick.h>
 #include <linux/timekeeping.h>
 
@@ -167,6 +168,8 @@ struct sugov_inv_policy_data {
  * @wall_us: wall clock at the window's end (CLOCK_MONOTONIC), us
  * @idle_us: idle + iowait time at the window's end, us
  * @deliv_khz: average delivered frequency in the window, kHz
+ * @pm_seq: sugov_inv_pm_seq when the window began: a window begun before
+ *	a system sleep is not measured across it
  *
  * The caps are read once per window, not per hook call: they change only
  * with a boost toggle, freq_invariance's reference= parameter or caps it
@@ -183,6 +186,7 @@ struct sugov_inv_window {
 	u64 wall_us;
 	u64 idle_us;
 	u32 deliv_khz;
+	unsigned int pm_seq;
 };
 
 /**
@@ -281,6 +285,24 @@ static unsigned int sugov_inv_default_rate_limit_us = UINT_MAX;
 static unsigned int sugov_inv_default_headroom_pct = SUGOV_INV_HEADROOM_DEFAULT;
 static unsigned int sugov_inv_default_overutil_pct = SUGOV_INV_OVERUTIL_DEFAULT;
 static unsigned int sugov_inv_default_halflife_ms = SUGOV_INV_HALFLIFE_DEFAULT_MS;
+
+/*
+ * System sleep.  From the PM core's PM_SUSPEND_PREPARE (or hibernation's)
+ * to its PM_POST_SUSPEND the tasks are being frozen, are frozen, or are
+ * not thawed yet: cpufreq_resume() restarts the governors before the
+ * thaw.  The CPUs' idle time then says nothing about the load that comes
+ * back, and an estimate that folded it in asks for the policy minimum
+ * just as the load returns.  So, while @sugov_inv_pm_sleep is set, the
+ * hooks neither measure nor evaluate (the frequency stays where the load
+ * left it), a governor restart keeps the estimates however long the
+ * sleep lasted, and a window begun before the sleep (its pm_seq older
+ * than @sugov_inv_pm_seq, advanced at the end) is not measured: the CPU
+ * takes a new snapshot and decides on its estimate from before the sleep
+ * until a window after the thaw closes.  Written by the PM notifier,
+ * read by the hooks.
+ */
+static bool sugov_inv_pm_sleep;
+static unsigned int sugov_inv_pm_seq;
 
 /*
  * @now_ns - @last_ns, never negative: rq_clock() of two CPUs may differ a
@@ -427,12 +449,14 @@ static noinline bool sugov_inv_measure(struct sugov_inv_cpu *sgc, u64 time,
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct cpufreq_policy *policy = sgp->policy;
+	unsigned int pm_seq = READ_ONCE(sugov_inv_pm_seq);
 	u64 wall_us, idle_us, halflife_ns;
 	u32 khz;
 
 	sugov_inv_read_idle(sgc->cpu, true, &wall_us, &idle_us);
 
-	if (!sgc->sampled) {
+	if (!sgc->sampled || unlikely(win->pm_seq != pm_seq)) {
+		win->pm_seq = pm_seq;
 		sgc->sample.cpu = sgc->cpu;
 		freq_inv_sample_prepare(&sgc->sample);
 		sugov_inv_get_caps(sgc->cpu, policy, &win->caps);
@@ -531,7 +555,8 @@ static void sugov_inv_project(struct sugov_inv_cpu *j_sgc,
 	lockdep_assert_held(&sgp->update_lock);
 
 	*est = win->est;
-	if (!j_sgc->sampled)
+	/* Nothing to project from, or only across a system sleep */
+	if (!j_sgc->sampled || win->pm_seq != READ_ONCE(sugov_inv_pm_seq))
 		return;
 
 	halflife_ns = (u64)READ_ONCE(sgp->tunables->halflife_ms) *
@@ -839,7 +864,14 @@ ratelimited:
 static noinline void sugov_inv_update_single_slow(struct sugov_inv_cpu *sgc,
 						  u64 time)
 {
-	bool due = sugov_inv_peek_due(sgc->sgp, time);
+	bool due;
+
+	if (unlikely(READ_ONCE(sugov_inv_pm_sleep)))
+		return;
+	/* Pairs with the smp_wmb() in sugov_inv_pm_notify() */
+	smp_rmb();
+
+	due = sugov_inv_peek_due(sgc->sgp, time);
 
 	/* Idle time and APERF/MPERF can only be read on the CPU itself */
 	if (sugov_inv_window_due(sgc, time, due) &&
@@ -897,6 +929,11 @@ static noinline void sugov_inv_update_shared_slow(struct sugov_inv_cpu *sgc,
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct sugov_inv_window win;
 	bool measure, closed = false;
+
+	if (unlikely(READ_ONCE(sugov_inv_pm_sleep)))
+		return;
+	/* Pairs with the smp_wmb() in sugov_inv_pm_notify() */
+	smp_rmb();
 
 	measure = sugov_inv_window_due(sgc, time, due) &&
 		  sgc->cpu == smp_processor_id();
@@ -1436,12 +1473,14 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 	 * its CPUs goes offline or comes online.  The CPUs that stayed keep
 	 * their estimate and snapshots: the next window spans the restart
 	 * and measures it like any other, and the policy does not fall back
-	 * to what one new CPU measured.  Anything else (a first start, a CPU
-	 * that went offline, whose idle clock restarted, a restart long
-	 * after the stop) starts from nothing.
+	 * to what one new CPU measured.  So does the restart of a system
+	 * sleep, however long it lasted (see sugov_inv_pm_sleep).  Anything
+	 * else (a first start, a CPU that went offline, whose idle clock
+	 * restarted, a restart long after the stop) starts from nothing.
 	 */
 	keep = sgp->stop_seq &&
-	       ktime_get_boottime_ns() - sgp->stop_ns < SUGOV_INV_KEEP_NS;
+	       (ktime_get_boottime_ns() - sgp->stop_ns < SUGOV_INV_KEEP_NS ||
+		READ_ONCE(sugov_inv_pm_sleep));
 
 	for_each_cpu(cpu, policy->cpus) {
 		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
@@ -1574,6 +1613,38 @@ static int sugov_inv_summary_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sugov_inv_summary);
+
+/************************** system sleep ************************/
+
+/* See sugov_inv_pm_sleep */
+static int sugov_inv_pm_notify(struct notifier_block *nb, unsigned long event,
+			       void *unused)
+{
+	switch (event) {
+	case PM_SUSPEND_PREPARE:
+	case PM_HIBERNATION_PREPARE:
+	case PM_RESTORE_PREPARE:
+		WRITE_ONCE(sugov_inv_pm_sleep, true);
+		break;
+	case PM_POST_SUSPEND:
+	case PM_POST_HIBERNATION:
+	case PM_POST_RESTORE:
+		WRITE_ONCE(sugov_inv_pm_seq, sugov_inv_pm_seq + 1);
+		/*
+		 * A hook that sees the sleep over sees the windows from
+		 * before it as such.  Pairs with the smp_rmb() in the hooks'
+		 * slow paths.
+		 */
+		smp_wmb();
+		WRITE_ONCE(sugov_inv_pm_sleep, false);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sugov_inv_pm_nb = {
+	.notifier_call = sugov_inv_pm_notify,
+};
 
 /************************** registration ************************/
 
@@ -1719,11 +1790,22 @@ static int __init sugov_inv_module_init(void)
 	debugfs_create_file("summary", 0444, sugov_inv_debugfs, NULL,
 			    &sugov_inv_summary_fops);
 
+	/* Before the governor can start: no start misses a sleep */
+	ret = register_pm_notifier(&sugov_inv_pm_nb);
+	if (ret)
+		goto remove_debugfs;
+
 	ret = cpufreq_register_governor(&sugov_inv_gov);
 	if (ret) {
-		debugfs_remove_recursive(sugov_inv_debugfs);
 		pr_err("cannot register the governor: %d\n", ret);
+		goto unregister_pm;
 	}
+	return 0;
+
+unregister_pm:
+	unregister_pm_notifier(&sugov_inv_pm_nb);
+remove_debugfs:
+	debugfs_remove_recursive(sugov_inv_debugfs);
 	return ret;
 }
 module_init(sugov_inv_module_init);
@@ -1736,6 +1818,7 @@ module_init(sugov_inv_module_init);
 static void __exit sugov_inv_module_exit(void)
 {
 	cpufreq_unregister_governor(&sugov_inv_gov);
+	unregister_pm_notifier(&sugov_inv_pm_nb);
 	debugfs_remove_recursive(sugov_inv_debugfs);
 }
 module_exit(sugov_inv_module_exit);
