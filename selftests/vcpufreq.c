@@ -1394,6 +1394,34 @@ static int vcpufreq_set_boost(struct cpufreq_policy *policy, int state)
 	return 0;
 }
 
+/*
+ * System sleep: cpufreq_suspend() stops each policy's governor and then
+ * calls ->suspend; cpufreq_resume() calls ->resume and then starts the
+ * governor again.  The first ->resume after a suspend therefore marks the
+ * moment from which every request comes from a restarted governor: the
+ * stats file shows it as resume_ns (the record's clock) for
+ * selftests/75-suspend.sh.  Written from the PM core's thread only.
+ */
+static bool vcpufreq_suspended;
+static u64 vcpufreq_resume_ns;
+static unsigned int vcpufreq_resumes;
+
+static int vcpufreq_suspend(struct cpufreq_policy *policy)
+{
+	vcpufreq_suspended = true;
+	return 0;
+}
+
+static int vcpufreq_resume(struct cpufreq_policy *policy)
+{
+	if (vcpufreq_suspended) {
+		vcpufreq_suspended = false;
+		WRITE_ONCE(vcpufreq_resume_ns, ktime_get_ns());
+		WRITE_ONCE(vcpufreq_resumes, vcpufreq_resumes + 1);
+	}
+	return 0;
+}
+
 /* scaling_available_frequencies, plus scaling_boost_frequencies if listed. */
 static struct freq_attr *vcpufreq_attrs[3];
 
@@ -1403,6 +1431,8 @@ static struct cpufreq_driver vcpufreq_driver = {
 	.target_index	= vcpufreq_target_index,
 	.get		= vcpufreq_get,
 	.init		= vcpufreq_cpu_init,
+	.suspend	= vcpufreq_suspend,
+	.resume		= vcpufreq_resume,
 	.attr		= vcpufreq_attrs,
 	/* Set from the parameters in vcpufreq_init(): */
 	.fast_switch	= NULL,
@@ -1536,6 +1566,8 @@ static int vcpufreq_stats_show(struct seq_file *m, void *v)
 	for (i = 0; i < vcpufreq_nr_states; i++)
 		seq_printf(m, "freq %u %llu\n", vcpufreq_table[i].frequency,
 			   state_count[i]);
+	seq_printf(m, "resumes %u\nresume_ns %llu\n", READ_ONCE(vcpufreq_resumes),
+		   READ_ONCE(vcpufreq_resume_ns));
 
 	kfree(cpu_count);
 	return 0;
