@@ -37,37 +37,13 @@ below() {
 	awk -v t0="$1" -v k="$2" '$1 >= t0 && $3 < k { printf "cpu%s:%s ", $2, $3 }' $VCF/requests
 }
 
-# idle_ticks: "cpuN idle+iowait" of every CPU from /proc/stat
-idle_ticks() { awk '/^cpu[0-9]/ { print $1, $5 + $6 }' /proc/stat; }
-
-# all_busy: no online CPU idled more than 5 % of 0.5 s (stress-ng's
-# workers run everywhere), else which did
-all_busy() {
-	idle_ticks > /tmp/sgt-nd-idle
-	sleep 0.5
-	idle_ticks | awk -v hz=100 'FNR == NR { a[$1] = $2; next }
-		($1 in a) && $2 - a[$1] > 0.05 * 0.5 * hz { printf "%s idled %d%% ", $1, ($2 - a[$1]) * 2; bad = 1 }
-		END { exit bad }' /tmp/sgt-nd-idle -
-}
-
-# at_top: every online CPU busy and at TOP (vcpufreq's cur), else why not
-at_top() {
-	wait_all_cur ge $TOP 3000 ||
-		{ echo "not every CPU at $TOP under load: $(awk '{ print $1 ":" $2 }' $VCF/cur | tr '\n' ' ')"; return 1; }
-	w=0
-	until b=$(all_busy); do
-		w=$((w + 1))
-		[ $w -ge 6 ] && { echo "not every CPU busy under load: $b"; return 1; }
-	done
-	return 0
-}
 # step DESC CMD...: with every CPU at the top, run CMD, watch WATCH_S,
 # and pass when no request went below TOP.  Skips (precondition) when
 # the CPUs are not at the top before CMD.
 step() {
 	d=$1
 	shift
-	if ! why=$(at_top); then
+	if ! why=$(at_top $TOP); then
 		ktap_skip "$d" "$why"
 		return
 	fi

@@ -217,6 +217,32 @@ wait_cur() {
 	done
 }
 
+# idle_ticks: "cpuN idle+iowait" of every CPU from /proc/stat
+idle_ticks() { awk '/^cpu[0-9]/ { print $1, $5 + $6 }' /proc/stat; }
+
+# all_busy: no online CPU idled more than 5 % of 0.5 s (a load runs
+# everywhere), else which did
+all_busy() {
+	idle_ticks > /tmp/sgt-lib-idle
+	sleep 0.5
+	idle_ticks | awk -v hz=100 'FNR == NR { a[$1] = $2; next }
+		($1 in a) && $2 - a[$1] > 0.05 * 0.5 * hz { printf "%s idled %d%% ", $1, ($2 - a[$1]) * 2; bad = 1 }
+		END { exit bad }' /tmp/sgt-lib-idle -
+}
+
+# at_top KHZ: every online CPU busy and at KHZ (vcpufreq's cur) or
+# above, else why not
+at_top() {
+	wait_all_cur ge "$1" 3000 ||
+		{ echo "not every CPU at $1 under load: $(awk '{ print $1 ":" $2 }' $VCF/cur | tr '\n' ' ')"; return 1; }
+	_w=0
+	until _b=$(all_busy); do
+		_w=$((_w + 1))
+		[ $_w -ge 6 ] && { echo "not every CPU busy under load: $_b"; return 1; }
+	done
+	return 0
+}
+
 # drives CPU: sugov_inv follows a load on CPU.  Idle first, CPU must run
 # below its policy's maximum within IDLE_SETTLE_MS (default 3000); a busy
 # loop pinned to CPU must then bring it to the maximum within 2 s; idle
