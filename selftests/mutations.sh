@@ -22,15 +22,17 @@ bad=0
 
 "$src/tools/deps.sh" --quiet || exit 1
 
-# run_one NAME FILE SED-EXPR SUITE [debug|icount]: break FILE, run
-# selftests/SUITE.sh on Debian's kernel, or with "debug" on the project's
-# debug test kernel (lockdep, KASAN; built by make kunit), 2 vCPUs, or
-# with "icount" in an instruction-counted 1-vCPU guest with EMU_TIMING=1
-# (15-emulation's timing checks).
+# run_one NAME FILE SED-EXPR SUITE [debug|icount|stock [ENV...]]: break
+# FILE, run selftests/SUITE.sh on Debian's kernel, or with "debug" on the
+# project's debug test kernel (lockdep, KASAN; built by make kunit), 2
+# vCPUs, or with "icount" in an instruction-counted 1-vCPU guest with
+# EMU_TIMING=1 (15-emulation's timing checks); ENV (NAME=VALUE words) is
+# the suite's environment.
 run_one() {
 	local name=$1 file=$2 expr=$3 suite=$4 kernel=${5:-}
 	local t=$scratch/tree log nf kdir
 	local -a vmargs=() envargs=()
+	[ $# -gt 5 ] && envargs=(env "${@:6}")
 
 	[ -z "$only" ] || [[ $name == *"$only"* ]] || return 0
 	rm -rf "$t"
@@ -54,7 +56,10 @@ run_one() {
 		vmargs=(--smp 1 --icount)
 		envargs=(env EMU_TIMING=1)
 	fi
-	BUILD_DIR=$t/build "$t/tools/vm/run" --name mutant --timeout 900 \
+	local vmtimeout=900
+	[ "$suite" = 85-fail-nth ] && vmtimeout=3600 &&
+		vmargs+=(--append "log_buf_len=4M slub_debug=A;-,kmemleak_object,kmemleak_scan_area")
+	BUILD_DIR=$t/build "$t/tools/vm/run" --name mutant --timeout "$vmtimeout" \
 		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 "${vmargs[@]}" \
 		-- "${envargs[@]}" sh selftests/run.sh "$suite.sh" >/dev/null 2>"$scratch/vm.err"
 	log=$t/build/vm/mutant.log
@@ -110,6 +115,22 @@ run_one "tunables: the last user's files removed after gov_attr_set_put() destro
 	'/^static void sugov_inv_exit(/,/^}/ s/^\tif (tunables->attr_set.usage_count == 1)$/\tif (0)/' 60-tunables debug
 run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $S \
 	'/^static void __exit sugov_inv_module_exit(/,/^}/ s/^\tdebugfs_remove_recursive(sugov_inv_debugfs);$/\t(void)sugov_inv_debugfs;/' 50-lifecycle
+
+# Failure paths (85-fail-nth, the governor-switch group, debug kernel):
+# a planted missing unwind, the policy data not freed when the worker or
+# the tunables cannot be had; kmemleak finds it after the sweep.
+run_one "fail-nth: sugov_inv_init() does not free its policy data on a failure" $S \
+	'/^free_sgp:$/,/^disable_fast_switch:$/ s/^\tkfree(sgp);$/\t(void)sgp;/' 85-fail-nth debug \
+	FAILNTH_OPS=gov SELFTEST_TIMEOUT=3000
+# System sleep (75-suspend): the notifier never marks the sleep, so the
+# hooks decide on the frozen CPUs' idle time around it.
+run_one "suspend: the system sleep never marked (estimates from the frozen stretch)" $S \
+	's/^\t\tWRITE_ONCE(sugov_inv_pm_sleep, true);$/\t\tbreak;/' 75-suspend stock \
+	SUSPEND_CYCLES=5
+# Privileges (55-unprivileged): the hardware-reading debugfs file back
+# to world-readable.
+run_one "privileges: freq_invariance's delivered debugfs file readable by all" $F \
+	's/debugfs_create_file("delivered", 0400,/debugfs_create_file("delivered", 0444,/' 55-unprivileged
 
 # The emulated machine (vcpufreq emulate=1), 15-emulation.
 V=selftests/vcpufreq.c E=selftests/vcpufreq_energy.h

@@ -7,7 +7,11 @@
 # the numbers repeat on a noisy host.  Prints numbers; asserts nothing.
 #
 # Two boots: one vCPU (single-CPU policy), then four vCPUs sharing one
-# policy with the loop on CPU 0 and three idle siblings.
+# policy with the loop on CPU 0 and three idle siblings.  Then the
+# scaling boots: a full evaluation of sugov_inv and of schedutil with N
+# CPUs in one shared policy, N in BENCH_SCALE (default "1 4 16 64"; empty
+# to skip), each a boot of its own with N vCPUs, and the slab growth of
+# a switch to each governor; one table (tools/bench/scale.py).
 #
 # Usage: tools/bench.sh [ROUNDS (3)] [CALLS (10000)]
 set -euo pipefail
@@ -15,14 +19,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 "$top/tools/deps.sh" --quiet
 # bench_guest NAME SMP ICOUNT [shared]: one guest boot, its BENCH lines
-# echoed, its table in build/vm/NAME.txt.  Intel model with constant_tsc
+# echoed, its table in build/vm/NAME.txt.  Extra environment for the
+# guest in guest_env.  Intel model with constant_tsc
 # so fast switch is on, as on the machines the hook cost matters for.
 bench_guest() {
 	local name=$1 smp=$2 icount=$3 log=$build/vm/$1.log
 	rm -f "$log"
-	"$top/tools/vm/run" --name "$name" "$icount" --smp "$smp" --timeout 1800 \
+	"$top/tools/vm/run" --name "$name" "$icount" --smp "$smp" --mem "${BENCH_VM_MEM:-2048}" --timeout 3600 \
 		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
-		-- sh tools/bench/guest.sh "$rounds" "$calls" ${4:-} |
+		-- env ${guest_env[@]+"${guest_env[@]}"} sh tools/bench/guest.sh "$rounds" "$calls" ${4:-} |
 		grep --line-buffered -E '^BENCH|^vm:' || true
 	if [ ! -s "$log" ]; then
 		echo "bench: the guest did not start (tools/vm/run stopped before booting it: its message is above)" >&2
@@ -32,9 +37,28 @@ bench_guest() {
 }
 
 rounds=${1:-3} calls=${2:-10000}
+guest_env=()
 # One vCPU: single-CPU policies, guest time on the instruction counter.
 bench_guest bench 1 --icount
 # Four vCPUs in one shared policy, three of them idle: what an
 # evaluation pays per idle sibling (--icount=smp: the instruction counter
 # with several vCPUs; see tools/vm/run).
 bench_guest bench-shared 4 --icount=smp shared
+
+# The scaling boots.  Memory: 256 MB per 16 vCPUs on top of 2 GB
+# (per-CPU areas, one idle task and stack each).
+scale=${BENCH_SCALE-1 4 16 64}
+logs=()
+for n in $scale; do
+	guest_env=("BENCH_CONFIGS=performance schedutil-rl0 sugov_inv-rl0" BENCH_MEM=1)
+	start=$(date +%s)
+	if [ "$n" = 1 ]; then
+		bench_guest "bench-n$n" 1 --icount shared >/dev/null
+	else
+		BENCH_VM_MEM=$((2048 + n * 16)) bench_guest "bench-n$n" "$n" --icount=smp shared >/dev/null
+	fi
+	echo "bench: N=$n took $(($(date +%s) - start)) s"
+	logs+=("$build/vm/bench-n$n.log")
+done
+[ ${#logs[@]} = 0 ] || "$top/tools/bench/scale.py" "${logs[@]}" | tee "$build/vm/bench-scale.txt"
+

@@ -29,15 +29,21 @@
 #      fake sysfs, bad input; host, a second)
 #   8. compare-guest: tools/compare end to end in the guest (2
 #      configurations x 1 short run x 2 repetitions under icount)
+#   9. fail-nth: selftests/85-fail-nth.sh on the debug test kernel, every
+#      allocation of each administrator operation failed in turn, and its
+#      freq_invariance probe part again in an ACPI CPPC guest
+#  10. many-cpus: selftests/90-many-cpus.sh in a 16-vCPU guest (per-CPU
+#      and shared policies: switch, tunables, half the CPUs hotplugged)
 # Each part's output is kept in build/check/.  Set CHECK_ONLY to a
 # space-separated subset (deps lint fi-probe install kunit selftests cppc
-# selftests-debug emulation compare compare-guest) to run fewer.
+# selftests-debug emulation compare compare-guest fail-nth many-cpus) to
+# run fewer.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 out=$build/check
-only=${CHECK_ONLY:-deps lint fi-probe install kunit selftests cppc selftests-debug emulation compare compare-guest}
+only=${CHECK_ONLY:-deps lint fi-probe install kunit selftests cppc selftests-debug emulation compare compare-guest fail-nth many-cpus}
 mkdir -p "$out"
 cd "$top" || exit 1
 
@@ -150,7 +156,7 @@ if want selftests-debug; then
 			--append "null_blk.irqmode=2 null_blk.completion_nsec=200000" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env LIMITS_SETTLE_MS=8000 IDLE_SETTLE_MS=5000 \
-			sh selftests/run.sh '[2-8]0-*.sh'
+			sh selftests/run.sh '[2-8]0-*.sh' '75-*.sh'
 		rc=$?
 		[ -s "$log" ] || failed_part "guest did not boot" "$log"
 		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
@@ -202,6 +208,55 @@ if want compare-guest; then
 	tally compare-guest "$out/compare-guest.ktap"
 fi
 
+if want fail-nth; then
+	echo "== fail-nth: every allocation failure in turn, debug test kernel"
+	log=$build/vm/check-fail-nth.log
+	clog=$build/vm/check-fail-nth-cppc.log
+	rm -f "$log" "$clog"
+	if kdir=$("$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
+		# An Intel model: freq_invariance's MSR backend probes.  A
+		# bigger log buffer: thousands of failed operations each log
+		# a line, and a report must not scroll out before it is read.
+		# Every slab cache but kmemleak's open to failslab (85-fail-nth
+		# says why).
+		fn_append="log_buf_len=4M slub_debug=A;-,kmemleak_object,kmemleak_scan_area"
+		"$top/tools/vm/run" --name check-fail-nth --timeout 2400 --smp 2 \
+			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
+			--append "$fn_append" \
+			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
+			-- env SELFTEST_TIMEOUT=2300 sh selftests/run.sh '85-*.sh'
+		rc=$?
+		[ -s "$log" ] || failed_part "guest did not boot" "$log"
+		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
+		# The AMD CPPC backend's probe, on an ACPI CPPC platform
+		"$top/tools/vm/run" --name check-fail-nth-cppc --timeout 900 --smp 2 \
+			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
+			--append "$fn_append" --cppc epyc-7702 \
+			-- env FAILNTH_OPS=probe SELFTEST_TIMEOUT=800 sh selftests/run.sh '85-*.sh'
+		rc=$?
+		[ -s "$clog" ] || failed_part "guest did not boot" "$clog"
+		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$clog"
+	else
+		failed_part "debug test kernel did not build" "$log"
+		failed_part "debug test kernel did not build" "$clog"
+	fi
+	tally "fail-nth (debug kernel)" "$log"
+	tally "fail-nth (CPPC probe)" "$clog"
+fi
+
+if want many-cpus; then
+	echo "== many-cpus: a 16-vCPU guest, per-CPU and shared policies"
+	log=$build/vm/check-many-cpus.log
+	rm -f "$log"
+	"$top/tools/vm/run" --name check-many-cpus --timeout 1200 --smp 16 --mem 4096 \
+		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
+		-- sh selftests/run.sh '90-*.sh'
+	rc=$?
+	[ -s "$log" ] || failed_part "guest did not boot" "$log"
+	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
+	tally "many-cpus (16 vCPUs)" "$log"
+fi
+
 # A CI log may keep only the tail of this output: after a failure, the
 # first kernel report of each guest run, cut to its header, the task and
 # the interesting frames (call, allocation and free stacks of a KASAN
@@ -220,7 +275,9 @@ first_kernel_report() { # CONSOLE-LOG
 }
 if [ "$total_f" != 0 ]; then
 	for log in "$build"/vm/check-debian.log "$build"/vm/check-debug.log \
-		"$build"/vm/check-debug-emu.log "$build"/vm/check-emulation.log; do
+		"$build"/vm/check-debug-emu.log "$build"/vm/check-emulation.log \
+		"$build"/vm/check-fail-nth.log "$build"/vm/check-fail-nth-cppc.log \
+		"$build"/vm/check-many-cpus.log; do
 		[ -s "$log" ] || continue
 		report=$(first_kernel_report "$log")
 		[ -n "$report" ] && printf '# first kernel report in %s:\n%s\n' "${log##*/}" "$report"

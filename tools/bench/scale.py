@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The CPU-count scaling table of make bench: for each guest log (one
+boot with N vCPUs in one shared policy, tools/bench.sh), the cost of one
+full evaluation (rate_limit_us 0) of sugov_inv and of schedutil in
+instructions (report.py's method: the hook loop's time over
+performance's, per call, median over the rounds), their growth per
+added CPU, and the slab growth of switching the policy to each.
+
+Usage: scale.py CONSOLE_LOG...
+"""
+import dataclasses
+import re
+import statistics
+import sys
+
+import report
+
+MEM = re.compile(r"^BENCH_MEM (\S+) (-?\d+) (\d+)$")
+
+
+@dataclasses.dataclass
+class Row:
+    """One boot's figures."""
+    cpus: int
+    insn: dict[str, float]
+    slab_kb: dict[str, int]
+
+
+def read_row(path: str) -> Row | None:
+    """The figures of one console log; None without a bench run in it."""
+    with open(path, errors="replace") as f:
+        lines = [line.strip() for line in f]
+    runs, setup = report.parse(lines)
+    if "performance" not in runs:
+        return None
+    cpus = re.search(r"cpus=(\d+)", setup)
+    insn = {name: statistics.median(v) / 8
+            for name, v in report.costs(runs).items() if v}
+    slab = {}
+    for line in lines:
+        m = MEM.match(line)
+        if m:
+            slab[m[1]] = int(m[2])
+    return Row(int(cpus[1]) if cpus else 0, insn, slab)
+
+
+def main() -> int:
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    rows = [r for r in map(read_row, sys.argv[1:]) if r]
+    if not rows:
+        print("bench: no results in the logs")
+        return 1
+    rows.sort(key=lambda r: r.cpus)
+    govs = ("sugov_inv-rl0", "schedutil-rl0")
+    print("full evaluation, one shared policy of N CPUs (hook on CPU 0, the"
+          " others idle), instructions per call; slab kB of a switch from"
+          " performance")
+    print(f"{'N':>4}{'sugov_inv':>11}{'schedutil':>11}{'ratio':>7}"
+          f"{'sugov_inv slab':>16}{'schedutil slab':>16}")
+    for r in rows:
+        a, b = (r.insn.get(g) for g in govs)
+        ratio = f"{a / b:.2f}" if a and b else "-"
+        print(f"{r.cpus:>4}{a or 0:>11.0f}{b or 0:>11.0f}{ratio:>7}"
+              f"{r.slab_kb.get('sugov_inv', 0):>16}"
+              f"{r.slab_kb.get('schedutil', 0):>16}")
+    # Growth per added CPU between consecutive N: flat means linear
+    for g in govs:
+        steps = []
+        for lo, hi in zip(rows, rows[1:]):
+            x, y = lo.insn.get(g), hi.insn.get(g)
+            if x and y and hi.cpus > lo.cpus:
+                steps.append(f"{lo.cpus}->{hi.cpus}: "
+                             f"{(y - x) / (hi.cpus - lo.cpus):.0f}")
+        print(f"{g.split('-')[0]} per added CPU: {', '.join(steps) or '-'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
