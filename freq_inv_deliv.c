@@ -4,10 +4,12 @@
  * the governor's update_util hook (freq_inv_sample_prepare(),
  * freq_inv_delivered_khz()).
  *
- * The source is chosen once at load and kept in an ops struct, as
- * drivers/cpufreq/amd-pstate.c picks its functions once: IA32_APERF/MPERF
- * when the CPU has them, else the ACPI CPPC feedback counters when they
- * work (freq_inv_cppc_ctrs.c), else nothing is measured.  A window the
+ * The source is chosen once at load, an ops struct, and its functions
+ * installed as static calls, as drivers/cpufreq/amd-pstate.c installs
+ * its MSR or shared-memory functions once: IA32_APERF/MPERF when the CPU
+ * has them, else the ACPI CPPC feedback counters when they work
+ * (freq_inv_cppc_ctrs.c), else nothing is measured.  The hook pays a
+ * direct call, no retpoline and no test of the source.  A window the
  * source cannot measure (spent idle, a counter reset) answers with
  * cpufreq's current frequency, as a CPU without counters does.  The
  * arithmetic is freq_ratio.h's freq_ratio_delta_khz().
@@ -16,6 +18,7 @@
 
 #include <linux/cpufreq.h>
 #include <linux/smp.h>
+#include <linux/static_call.h>
 
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
@@ -72,9 +75,11 @@ static const struct freq_inv_deliv_ops freq_inv_cpufreq_ops = {
 	.khz = freq_inv_none_khz,
 };
 
-/* The source, set once by freq_inv_deliv_select() */
+/* The source, set once by freq_inv_deliv_select(), and its functions */
 static const struct freq_inv_deliv_ops *freq_inv_deliv __ro_after_init =
 	&freq_inv_cpufreq_ops;
+DEFINE_STATIC_CALL(freq_inv_deliv_snapshot, freq_inv_none_snapshot);
+DEFINE_STATIC_CALL(freq_inv_deliv_khz, freq_inv_none_khz);
 
 /**
  * freq_inv_deliv_select() - choose the delivered-frequency source, once
@@ -94,6 +99,8 @@ void __init freq_inv_deliv_select(void)
 	else
 		ops = freq_inv_cppc_ctrs_start();
 	freq_inv_deliv = ops ?: &freq_inv_cpufreq_ops;
+	static_call_update(freq_inv_deliv_snapshot, freq_inv_deliv->snapshot);
+	static_call_update(freq_inv_deliv_khz, freq_inv_deliv->khz);
 }
 
 /**
@@ -162,7 +169,7 @@ int freq_inv_sample_prepare(struct freq_inv_sample *sample)
 	if (!sample || sample->cpu != smp_processor_id())
 		return -EINVAL;
 
-	freq_inv_deliv->snapshot(sample);
+	static_call(freq_inv_deliv_snapshot)(sample);
 	return 0;
 }
 EXPORT_SYMBOL_FREQ_INV(freq_inv_sample_prepare);
@@ -219,7 +226,6 @@ int freq_inv_delivered_khz(struct freq_inv_sample *sample, u32 *khz,
 			   enum freq_inv_deliv_source *src)
 {
 	enum freq_inv_deliv_source unused;
-	const struct freq_inv_deliv_ops *ops = freq_inv_deliv;
 
 	if (!sample || !khz)
 		return -EINVAL;
@@ -228,8 +234,8 @@ int freq_inv_delivered_khz(struct freq_inv_sample *sample, u32 *khz,
 	if (sample->cpu != smp_processor_id())
 		return -EINVAL;
 
-	if (!ops->khz(sample, khz)) {
-		*src = ops->source;
+	if (!static_call(freq_inv_deliv_khz)(sample, khz)) {
+		*src = freq_inv_deliv->source;
 		return 0;
 	}
 	return freq_inv_cpufreq_khz(sample->cpu, khz, src);

@@ -110,13 +110,10 @@ static int freq_inv_amd_read(unsigned int cpu, u32 p0_khz,
 	raw.lowest_freq_mhz = caps.lowest_freq;
 
 	err = amd_cppc_ratio_decode(&raw, &res);
-	if (err)
-		return err;
-
-	hw->max_p_khz = res.max_p_khz;
-	hw->max_boost_khz = res.max_boost_khz;
-	hw->kernel_ratio = res.kernel_ratio;
-	return 0;
+	if (!err)
+		*hw = (struct freq_inv_hw){ res.max_p_khz, res.max_boost_khz,
+					    res.kernel_ratio };
+	return err;
 }
 
 static const struct freq_inv_backend freq_inv_amd_backend = {
@@ -185,13 +182,10 @@ static int freq_inv_intel_read(unsigned int cpu, u32 p0_khz,
 		return err;
 
 	err = intel_ratio_decode(&raw, &res);
-	if (err)
-		return err;
-
-	hw->max_p_khz = res.max_p_khz;
-	hw->max_boost_khz = res.max_boost_khz;
-	hw->kernel_ratio = res.kernel_ratio;
-	return 0;
+	if (!err)
+		*hw = (struct freq_inv_hw){ res.max_p_khz, res.max_boost_khz,
+					    res.kernel_ratio };
+	return err;
 }
 
 static const struct freq_inv_backend freq_inv_intel_backend = {
