@@ -46,7 +46,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
-#include "sugov_inv.h"
+#include "sugov_inv_est.h"
 
 #define CAP		SCHED_CAPACITY_SCALE
 #define ONE		BIT(16)		/* decay factors: units of 1/65536 */

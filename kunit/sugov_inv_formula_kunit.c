@@ -35,7 +35,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
-#include "sugov_inv.h"
+#include "sugov_inv_rules.h"
 
 /* ------------------------------------------------------------------------
  * The rules, written independently of sugov_inv.h
@@ -389,7 +389,7 @@ static void policy_case_input(const struct policy_case *c,
 	in->max_boost_khz = c->caps->max_boost_khz;
 	in->ref_khz = caps_ref_khz(c->caps);
 	in->headroom_pct = c->headroom_pct ?: SUGOV_INV_HEADROOM_DEFAULT;
-	in->overutil_pct = c->overutil_pct ?: SUGOV_INV_OVERUTIL_DEFAULT;
+	in->overutil_pct = c->overutil_pct ?: SUGOV_INV_THRESHOLD_DEFAULT_PCT;
 }
 
 /*
