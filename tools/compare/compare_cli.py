@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog='tools/compare/compare',
         description='Run configurations x workloads x repetitions and print mmtests-style '
-                    'ratio tables (PERFORMANCE and PERFORMANCE-PER-WATT RATIOS with 95 %% '
+                    'ratio tables (PERFORMANCE and PERFORMANCE-PER-WATT RATIOS with 95 % '
                     'intervals, Hmean/Amean with CoeffVar, POWER CONSUMPTION), as in the '
                     'EPYC 7742 tables of Linux commit 976df7e5730e (Giovanni Gherdovich, '
                     '"x86, sched: Use midpoint of max_boost and max_P for frequency '
@@ -340,23 +340,30 @@ def finish(outdir: str, meta: Meta, rec: runner.Recorder, rc: int) -> int:
     return rc
 
 
+def guest_command(args: argparse.Namespace, req: Request, name: str,
+                  plan: Sequence[PlannedRun]) -> list[str]:
+    """tools/vm/run's command line: guest.sh with run-one.sh's settings
+    in its environment."""
+    env = {'SETTLE_S': f'{args.settle:g}', 'ENERGY_S': f'{args.energy_poll:g}',
+           'RUN_TIMEOUT_S': str(args.run_timeout)}
+    if args.freq_sample is not None:
+        env['SAMPLE_S'] = f'{args.freq_sample:g}'
+    if args.cppc:
+        env['CPPC_PAGE'] = CPPC_PAGE
+    if args.guest_setup:
+        env['GUEST_SETUP'] = args.guest_setup
+    assert req.guest is not None
+    return runner.guest_command(name, args.smp, args.timeout, args.icount, args.cppc, env,
+                                [req.guest, '1' if args.boost else '0',
+                                 '0' if args.no_energy else '1'], plan)
+
+
 def run_on_guest(args: argparse.Namespace, req: Request, meta: Meta, outdir: str,
                  rec: runner.Recorder) -> int:
     """The plan in one boot of the guest; 0, or 1/2 when it did not come
     up, 1 when a run left the cpufreq state changed."""
-    guest_env = {'SETTLE_S': f'{args.settle:g}', 'ENERGY_S': f'{args.energy_poll:g}',
-                 'RUN_TIMEOUT_S': str(args.run_timeout)}
-    if args.freq_sample is not None:
-        guest_env['SAMPLE_S'] = f'{args.freq_sample:g}'
-    if args.cppc:
-        guest_env['CPPC_PAGE'] = CPPC_PAGE
-    if args.guest_setup:
-        guest_env['GUEST_SETUP'] = args.guest_setup
-    assert req.guest is not None
     name = 'compare-' + os.path.basename(outdir.rstrip('/'))
-    cmd = runner.guest_command(name, args.smp, args.timeout, args.icount, args.cppc, guest_env,
-                               [req.guest, '1' if args.boost else '0',
-                                '0' if args.no_energy else '1'], meta.plan)
+    cmd = guest_command(args, req, name, meta.plan)
 
     def on_line(ln: str) -> None:
         if ln.startswith('COMPARE_BOOT '):
@@ -368,7 +375,10 @@ def run_on_guest(args: argparse.Namespace, req: Request, meta: Meta, outdir: str
         elif ln.startswith(('compare:', 'run-one:', 'vm:')):
             out(ln)
     rc = runner.run_guest(rec, cmd, on_line)
-    save_meta(outdir, meta)
+    try:
+        save_meta(outdir, meta)     # with the guest's boot line and states
+    except OSError as e:
+        raise runner.ResultsUnwritable(f'cannot write {outdir}/plan.json: {e.strerror}')
     if 'guest' not in meta.extra:
         out(f'compare: the guest did not set up the machine (tools/vm/run exit {rc}; '
             f'log build/vm/{name}.log)')
@@ -389,7 +399,10 @@ def run_on_host(args: argparse.Namespace, req: Request, meta: Meta, outdir: str,
         meta.plan = make_plan(req.configs, ws, req.reps, req.seed)
         meta.extra['calibration'] = cal
         rec.use_plan(meta.plan)
-    save_meta(outdir, meta)
+        try:
+            save_meta(outdir, meta)
+        except OSError as e:
+            raise runner.ResultsUnwritable(f'cannot write {outdir}/plan.json: {e.strerror}')
     runner.run_host(rec, meta.plan, env, args.run_timeout, args.settle)
 
 
@@ -413,7 +426,6 @@ def run_handler(args: argparse.Namespace) -> int:
         return 0
     outdir = args.out or os.path.join(os.environ.get('BUILD_DIR', os.path.join(TOP, 'build')),
                                       'compare', time.strftime('%Y%m%d-%H%M%S'))
-    os.makedirs(outdir, exist_ok=True)
     meta = Meta([c.spec for c in req.configs], req.baseline, req.workloads, req.reps,
                 req.seed, plan,
                 {'lengths': req.lengths.to_json(), 'machine': where,
@@ -423,13 +435,17 @@ def run_handler(args: argparse.Namespace) -> int:
                               'freq_sample_s': args.freq_sample,
                               'energy_poll_s': args.energy_poll,
                               'duration_s': req.duration_s, 'trace': args.trace}})
+    try:
+        os.makedirs(outdir, exist_ok=True)
+        save_meta(outdir, meta)
+    except OSError as e:
+        raise BadInput(f'cannot write {outdir}: {e.strerror}') from None
     rec = runner.Recorder(outdir, meta, out)
     rc = 0
     state: Optional[host.MachineState] = None
     with runner.signals_raise():
         try:
             if req.guest:
-                save_meta(outdir, meta)
                 rc = run_on_guest(args, req, meta, outdir, rec)
             else:
                 state = host.MachineState.capture(sysfs)

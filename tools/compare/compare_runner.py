@@ -262,14 +262,20 @@ def run_guest(rec: Recorder, cmd: Sequence[str], on_line: Callable[[str], None])
 
 def calibrate(run: PlannedRun, env: dict[str, str], limit_s: float) -> Optional[float]:
     """Seconds one probe run of run-one.sh took (its elapsed_ns), None
-    when it failed; nothing is recorded."""
+    when it failed or outlived limit_s; nothing is recorded.  An
+    interrupt stops the runner as run_one does."""
+    p = subprocess.Popen(['sh', RUN_ONE, str(run.id), run.config, run.kind, *run.args],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                         env=env, start_new_session=True)
     try:
-        p = subprocess.run(['sh', RUN_ONE, str(run.id), run.config, run.kind, *run.args],
-                           capture_output=True, text=True, env=env, timeout=limit_s,
-                           start_new_session=True, check=False)
-    except subprocess.TimeoutExpired:
-        return None
-    raw = parse_lines(p.stdout.splitlines()).get(run.id)
+        text, _ = p.communicate(timeout=limit_s)
+    except BaseException as e:
+        stop_process(p, 'top')
+        p.communicate()
+        if isinstance(e, subprocess.TimeoutExpired):
+            return None
+        raise
+    raw = parse_lines(text.splitlines()).get(run.id)
     if raw is None or raw.fields.get('status') != 'ok' or \
             not raw.fields.get('elapsed_ns', '').isdigit():
         return None

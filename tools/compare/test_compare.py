@@ -565,6 +565,83 @@ class BadInput(unittest.TestCase):
         self.assertEqual(r.stdout, '')
 
 
+class GuestCommand(unittest.TestCase):
+    """What tools/vm/run is asked to boot."""
+
+    def command(self, *argv: str) -> list[str]:
+        args = cli.parse_args(['run', '-c', 'ondemand', '-w', 'cpu:1', *argv])
+        req = cli.resolve(args)
+        return cli.guest_command(args, req, 'n', cplan.make_plan(req.configs, req.workloads,
+                                                                 1, 0))
+
+    def test_cppc_preset(self) -> None:
+        # --cppc epyc-7702: tools/vm/run --cppc, vcpufreq's epyc-7702 and
+        # the register page for its counters.
+        cmd = self.command('--cppc', 'epyc-7702')
+        self.assertEqual(cmd[cmd.index('--cppc') + 1], 'epyc-7702')
+        self.assertIn('CPPC_PAGE=0x20000000', cmd)
+        gi = cmd.index('tools/compare/guest.sh')
+        self.assertEqual(cmd[gi + 1:gi + 4], ['epyc-7702', '1', '1'])
+
+    def test_no_cppc_by_default(self) -> None:
+        cmd = self.command('--guest', 'epyc-7742', '--no-boost', '--smp', '2')
+        self.assertNotIn('--cppc', cmd)
+        self.assertFalse([a for a in cmd if a.startswith('CPPC_PAGE')])
+        self.assertIn('--icount=smp', cmd)
+        gi = cmd.index('tools/compare/guest.sh')
+        self.assertEqual(cmd[gi + 1:gi + 4], ['epyc-7742', '0', '1'])
+        self.assertEqual(cmd[-1], '0 ondemand cpu 1 100')
+
+    def test_settings_reach_the_runner(self) -> None:
+        cmd = self.command('--guest', 'epyc-7742', '--freq-sample', '0', '--run-timeout', '7',
+                           '--energy-poll', '2', '--guest-setup', 'echo hi')
+        for kv in ('SAMPLE_S=0', 'RUN_TIMEOUT_S=7', 'ENERGY_S=2', 'GUEST_SETUP=echo hi'):
+            self.assertIn(kv, cmd)
+
+
+class State(unittest.TestCase):
+    """MachineState: what the tool puts back itself when a runner could
+    not (killed)."""
+
+    def test_capture_and_restore(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            fake_sysfs(d, governor='sugov_inv', pstate='passive')
+            st = MachineState.capture(d)
+            self.assertEqual(st.tunables['devices/system/cpu/cpufreq/policy1/sugov_inv/'
+                                         'freq_max_policy'], 'max_boost')
+            pol = os.path.join(d, 'devices/system/cpu/cpufreq/policy1')
+            for f, v in (('scaling_governor', 'performance'), ('sugov_inv/rate_limit_us', '2000'),
+                         ('sugov_inv/freq_max_policy', 'max_P')):
+                with open(os.path.join(pol, f), 'w') as fh:
+                    fh.write(v + '\n')
+            with open(os.path.join(d, 'devices/system/cpu/intel_pstate/status'), 'w') as fh:
+                fh.write('active\n')
+            self.assertEqual(len(st.differences(d)), 4)
+            self.assertEqual(len(st.restore(d)), 4)
+            self.assertEqual(st.differences(d), [])
+            self.assertEqual(st.restore(d), [])
+
+
+class Calibration(unittest.TestCase):
+    def test_sized_by_a_probe(self) -> None:
+        # forkexec sized for 0.3 s from a probe that took at least 1 s
+        # (60 links, ten times more until then); the plan uses the size.
+        with tempfile.TemporaryDirectory() as top:
+            sysfs, out = os.path.join(top, 'sys'), os.path.join(top, 'out')
+            fake_sysfs(sysfs)
+            r = subprocess.run([COMPARE, 'run', '-c', 'performance', '-w', 'forkexec', '-r', '1',
+                                '--duration', '0.3', '--settle', '0', '-o', out],
+                               capture_output=True, text=True, timeout=600, check=False,
+                               env=dict(os.environ, COMPARE_SYSFS=sysfs, COMPARE_TMP=top))
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            with open(os.path.join(out, 'plan.json')) as f:
+                meta = json.load(f)
+        cal = meta['calibration'][0]
+        self.assertGreaterEqual(cal['probe_s'], 1.0)
+        self.assertEqual(cal['size'], cplan.scaled_size(cal['probe_size'], cal['probe_s'], 0.3))
+        self.assertEqual(meta['plan'][0]['args'], [str(cal['size'])])
+
+
 class Runner(unittest.TestCase):
     """run-one.sh on a fake sysfs tree, with the host's sh (dash)."""
 
