@@ -50,6 +50,10 @@ ENERGY_S=${ENERGY_S:-10}
 RUN_TIMEOUT_S=${RUN_TIMEOUT_S:-0}
 TMPD=${COMPARE_TMP:-/tmp}
 
+# run_workload ARG...: the workload $kind, run as root on a real machine;
+# its output is what tools/compare parses (compare_model.py: KINDS,
+# extract_figure).  A new kind needs a case here, one in the argument
+# check below and one in KINDS.
 run_workload() {
 	case $kind in
 	tbench) tbench -t "$2" "$1" 127.0.0.1 ;;
@@ -82,20 +86,6 @@ run_workload() {
 	cmd) sh -c "$1" ;;
 	esac
 }
-
-# The workload itself runs in a session of its own (see start_workload):
-# run-one.sh --workload KIND ARG...
-if [ "${1:-}" = --workload ]; then
-	kind=$2
-	shift 2
-	run_workload "$@"
-	exit
-fi
-
-id=$1 config=$2 kind=$3
-[ $# -ge 3 ] || { echo "run-one: usage: run-one.sh ID CONFIG WORKLOAD [ARG...]" >&2; exit 2; }
-shift 3
-[ -n "${SAMPLE_S:-}" ] || case $kind in burst) SAMPLE_S=0 ;; *) SAMPLE_S=0.2 ;; esac
 
 die2() { echo "run-one: $*" >&2; restore; exit 2; }
 
@@ -361,6 +351,20 @@ on_signal() {
 	rm -f "$out" "$freqf" "$epoll" "$tmark" "$TMPD/compare-turbostat.$$"
 	exit 130
 }
+
+# The workload itself runs in a session of its own (see start_workload):
+# run-one.sh --workload KIND ARG...
+if [ "${1:-}" = --workload ]; then
+	kind=$2
+	shift 2
+	run_workload "$@"
+	exit
+fi
+
+id=$1 config=$2 kind=$3
+[ $# -ge 3 ] || { echo "run-one: usage: run-one.sh ID CONFIG WORKLOAD [ARG...]" >&2; exit 2; }
+shift 3
+[ -n "${SAMPLE_S:-}" ] || case $kind in burst) SAMPLE_S=0 ;; *) SAMPLE_S=0.2 ;; esac
 
 case $kind in
 tbench | dbench | hackbench | cpu | burst)
