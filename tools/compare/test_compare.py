@@ -879,7 +879,10 @@ class Interrupted(unittest.TestCase):
         with open(os.path.join(self.out, 'results.jsonl')) as f:
             return [json.loads(ln) for ln in f]
 
-    def assert_as_found(self) -> None:
+    def assert_as_found(self, r: 'subprocess.CompletedProcess[str]') -> None:
+        # run-one.sh put everything back itself: the tool had nothing
+        # left to put back.
+        self.assertNotIn('compare: put back', r.stdout)
         self.assertEqual(self.before.differences(self.sys), [])
         self.assertEqual(MachineState.capture(self.sys).tunables['devices/system/cpu/cpufreq/'
                                                                 'policy0/sugov_inv/rate_limit_us'],
@@ -902,7 +905,7 @@ class Interrupted(unittest.TestCase):
         kept = self.kept()
         self.assertEqual([(k['workload'], k['status']) for k in kept],
                          [('a', 'ok'), ('b', 'interrupted')])
-        self.assert_as_found()
+        self.assert_as_found(r)
         self.rerender('runs : 1 measured of 4 planned')
 
     def test_sigint(self) -> None:
@@ -919,7 +922,7 @@ class Interrupted(unittest.TestCase):
         kept = self.kept()
         self.assertEqual(sorted((k['workload'], k['status'], k['rc']) for k in kept),
                          [('a', 'failed', 124)] * 2 + [('b', 'ok', 0)] * 2)
-        self.assert_as_found()
+        self.assert_as_found(r)
         self.rerender('a: failed (time limit 1 s)')
 
     def test_results_unwritable(self) -> None:
@@ -931,7 +934,7 @@ class Interrupted(unittest.TestCase):
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertIn('Permission denied; stopped after 1 runs', r.stdout)
         self.assertEqual([k['workload'] for k in self.kept()], ['a'])
-        self.assert_as_found()
+        self.assert_as_found(r)
         os.chmod(jl, 0o644)
         self.rerender('runs : 1 measured of 4 planned')
 
