@@ -6,6 +6,7 @@
 # its `settings` timeout (kselftest's file format: timeout=SECONDS).
 #
 # Usage (in the guest, from /sugov): sh selftests/run.sh [NAME-GLOB...]
+# (every test matching one of the globs, in the order of their numbers)
 # SELFTEST_TIMEOUT (seconds) overrides the settings file's timeout, for
 # a run of one long suite (85-fail-nth).
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -15,12 +16,11 @@ timeout_s=300
 [ -f "$dir/settings" ] && . "$dir/settings" && timeout_s=${timeout:-300}
 timeout_s=${SELFTEST_TIMEOUT:-$timeout_s}
 
-tests=
-for glob in "$@"; do
+tests=$(for glob in "$@"; do
 	for t in "$dir"/$glob; do
-		[ -f "$t" ] && tests="$tests $t"
+		[ -f "$t" ] && echo "$t"
 	done
-done
+done | sort -u)
 n=0
 for t in $tests; do n=$((n + 1)); done
 

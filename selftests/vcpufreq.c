@@ -1400,7 +1400,7 @@ static int vcpufreq_set_boost(struct cpufreq_policy *policy, int state)
  * governor again.  The first ->resume after a suspend therefore marks the
  * moment from which every request comes from a restarted governor: the
  * stats file shows it as resume_ns (the record's clock) for
- * selftests/75-suspend.sh.  Written from the PM core's thread only.
+ * selftests/77-suspend.sh.  Written from the PM core's thread only.
  */
 static bool vcpufreq_suspended;
 static u64 vcpufreq_resume_ns;

@@ -61,7 +61,7 @@ fi
 
 unload_all
 ktap_dmesg_mark
-NOTES=/tmp/sgt-75-notes
+NOTES=/tmp/sgt-77-notes
 
 # tunables: "name=value ..." of the tunables the policies use
 tunables() {
