@@ -14,7 +14,7 @@
 #  - no request below the frequency the CPUs ran at before the sleep,
 #    from the governor's start (vcpufreq's ->resume, just before it) to
 #    RESUME_WATCH_S after the resume, judged from every request in
-#    vcpufreq's record (the no-drop rule of 70-no-drop: the load is still
+#    vcpufreq's record (the no-drop rule of 75-no-drop: the load is still
 #    there when the tasks thaw),
 #  - and no kernel report (WARN, BUG, lockdep, KASAN).
 # For per-CPU policies and for one shared policy (vcpufreq's epyc-7742
