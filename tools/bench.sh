@@ -9,9 +9,10 @@
 # Two boots: one vCPU (single-CPU policy), then four vCPUs sharing one
 # policy with the loop on CPU 0 and three idle siblings.  Then the
 # scaling boots: a full evaluation of sugov_inv and of schedutil with N
-# CPUs in one shared policy, N in BENCH_SCALE (default "1 4 16 64"; empty
-# to skip), each a boot of its own with N vCPUs, and the slab growth of
-# a switch to each governor; one table (tools/bench/scale.py).
+# CPUs in one shared policy, N in BENCH_SCALE (default "1 4 16"; empty
+# to skip), each a boot of its own with N vCPUs; one table
+# (tools/bench/scale.py).
+# BENCH_HOOK=0 skips the first two boots (the scaling table alone).
 #
 # Usage: tools/bench.sh [ROUNDS (3)] [CALLS (10000)]
 set -euo pipefail
@@ -38,19 +39,22 @@ bench_guest() {
 
 rounds=${1:-3} calls=${2:-10000}
 guest_env=()
-# One vCPU: single-CPU policies, guest time on the instruction counter.
-bench_guest bench 1 --icount
-# Four vCPUs in one shared policy, three of them idle: what an
-# evaluation pays per idle sibling (--icount=smp: the instruction counter
-# with several vCPUs; see tools/vm/run).
-bench_guest bench-shared 4 --icount=smp shared
+if [ "${BENCH_HOOK:-1}" = 1 ]; then
+	# One vCPU: single-CPU policies, guest time on the instruction
+	# counter.
+	bench_guest bench 1 --icount
+	# Four vCPUs in one shared policy, three of them idle: what an
+	# evaluation pays per idle sibling (--icount=smp: the instruction
+	# counter with several vCPUs; see tools/vm/run).
+	bench_guest bench-shared 4 --icount=smp shared
+fi
 
 # The scaling boots.  Memory: 256 MB per 16 vCPUs on top of 2 GB
 # (per-CPU areas, one idle task and stack each).
-scale=${BENCH_SCALE-1 4 16 64}
+scale=${BENCH_SCALE-1 4 16}
 logs=()
 for n in $scale; do
-	guest_env=("BENCH_CONFIGS=performance schedutil-rl0 sugov_inv-rl0" BENCH_MEM=1)
+	guest_env=("BENCH_CONFIGS=performance schedutil-rl0 sugov_inv-rl0")
 	start=$(date +%s)
 	if [ "$n" = 1 ]; then
 		bench_guest "bench-n$n" 1 --icount shared >/dev/null

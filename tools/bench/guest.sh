@@ -19,9 +19,7 @@
 #
 # BENCH_CONFIGS (environment) narrows the configurations, e.g. to
 # "performance schedutil-rl0 sugov_inv-rl0" for the CPU-count scaling
-# runs of bench.sh (performance, the baseline, must stay).  With
-# BENCH_MEM=1 the slab growth of switching every policy from
-# performance to each governor is printed too (BENCH_MEM lines).
+# runs of bench.sh (performance, the baseline, must stay).
 #
 # Usage: sh tools/bench/guest.sh [ROUNDS] [CALLS] [shared]
 rounds=${1:-3}
@@ -61,25 +59,6 @@ taskset -p 1 $$ >/dev/null || exit 1
 
 configs=${BENCH_CONFIGS:-performance ondemand schedutil-rl0 schedutil-rl1s sugov_inv-rl0 sugov_inv-rl1s sugov_inv-default}
 
-# Slab growth (kB, exact: every cache shrunk first) of switching every
-# policy from performance to GOV, and the number of policies
-slab_kb() {
-	sync
-	for s in /sys/kernel/slab/*/shrink; do echo 1 > "$s" 2>/dev/null; done
-	awk 'NR > 2 { t += $2 * $4 } END { printf "%.0f\n", t / 1024 }' /proc/slabinfo
-}
-if [ "${BENCH_MEM:-0}" = 1 ]; then
-	for g in schedutil sugov_inv; do
-		set_gov performance
-		sleep 1
-		a=$(slab_kb)
-		set_gov $g
-		sleep 1
-		b=$(slab_kb)
-		echo "BENCH_MEM $g $((b - a)) $(ls -d $CPUFREQ/policy* | wc -l)"
-	done
-	set_gov performance
-fi
 r=1
 while [ $r -le "$rounds" ]; do
 	for c in $configs; do

@@ -4,8 +4,8 @@
 boot with N vCPUs in one shared policy, tools/bench.sh), the cost of one
 full evaluation (rate_limit_us 0) of sugov_inv and of schedutil in
 instructions (report.py's method: the hook loop's time over
-performance's, per call, median over the rounds), their growth per
-added CPU, and the slab growth of switching the policy to each.
+performance's, per call, median over the rounds) and their growth per
+added CPU.
 
 Usage: scale.py CONSOLE_LOG...
 """
@@ -16,15 +16,11 @@ import sys
 
 import report
 
-MEM = re.compile(r"^BENCH_MEM (\S+) (-?\d+) (\d+)$")
-
-
 @dataclasses.dataclass
 class Row:
     """One boot's figures."""
     cpus: int
     insn: dict[str, float]
-    slab_kb: dict[str, int]
 
 
 def read_row(path: str) -> Row | None:
@@ -37,12 +33,7 @@ def read_row(path: str) -> Row | None:
     cpus = re.search(r"cpus=(\d+)", setup)
     insn = {name: statistics.median(v) / 8
             for name, v in report.costs(runs).items() if v}
-    slab = {}
-    for line in lines:
-        m = MEM.match(line)
-        if m:
-            slab[m[1]] = int(m[2])
-    return Row(int(cpus[1]) if cpus else 0, insn, slab)
+    return Row(int(cpus[1]) if cpus else 0, insn)
 
 
 def main() -> int:
@@ -56,16 +47,12 @@ def main() -> int:
     rows.sort(key=lambda r: r.cpus)
     govs = ("sugov_inv-rl0", "schedutil-rl0")
     print("full evaluation, one shared policy of N CPUs (hook on CPU 0, the"
-          " others idle), instructions per call; slab kB of a switch from"
-          " performance")
-    print(f"{'N':>4}{'sugov_inv':>11}{'schedutil':>11}{'ratio':>7}"
-          f"{'sugov_inv slab':>16}{'schedutil slab':>16}")
+          " others idle), instructions per call")
+    print(f"{'N':>4}{'sugov_inv':>11}{'schedutil':>11}{'ratio':>7}")
     for r in rows:
         a, b = (r.insn.get(g) for g in govs)
         ratio = f"{a / b:.2f}" if a and b else "-"
-        print(f"{r.cpus:>4}{a or 0:>11.0f}{b or 0:>11.0f}{ratio:>7}"
-              f"{r.slab_kb.get('sugov_inv', 0):>16}"
-              f"{r.slab_kb.get('schedutil', 0):>16}")
+        print(f"{r.cpus:>4}{a or 0:>11.0f}{b or 0:>11.0f}{ratio:>7}")
     # Growth per added CPU between consecutive N: flat means linear
     for g in govs:
         steps = []
