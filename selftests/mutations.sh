@@ -128,7 +128,7 @@ run_one "fail-nth: sugov_inv_init() does not free its policy data on a failure" 
 # System sleep (77-suspend): the notifier never marks the sleep, so the
 # hooks decide on the frozen CPUs' idle time around it.
 run_one "suspend: the system sleep never marked (estimates from the frozen stretch)" $G \
-  \
+	's/^\t\tWRITE_ONCE(sugov_inv_pm_sleep, true);$/\t\tbreak;/' 77-suspend stock \
 	SUSPEND_CYCLES=5
 # Privileges (55-unprivileged): the hardware-reading debugfs file back
 # to world-readable.
