@@ -112,7 +112,8 @@ run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $S \
 	'/^static void __exit sugov_inv_module_exit(/,/^}/ s/^\tdebugfs_remove_recursive(sugov_inv_debugfs);$/\t(void)sugov_inv_debugfs;/' 50-lifecycle
 
 # The emulated machine (vcpufreq emulate=1), 15-emulation.
-V=selftests/vcpufreq.c E=selftests/vcpufreq_energy.h
+V=selftests/vcpufreq_emu.c E=selftests/vcpufreq_energy.h
+P=selftests/vcpufreq_powercap.c
 run_one "emu: the stall timer never spins (no slow-down)" $V \
 	's/^\tif (out.spin_ns) {$/\tif (0) {/' 15-emulation icount
 run_one "emu: each ns of work owes f_top/f of stall instead of f_top/f - 1" $E \
@@ -123,12 +124,12 @@ run_one "emu: stall time integrated at idle power" $V \
 	's/^\t\tec->energy_nj += vcpufreq_em_nj(delta, ec->busy_uw);$/\t\tec->energy_nj += vcpufreq_em_nj(delta, ec->stalling ? vcpufreq_em->idle_uw : ec->busy_uw);/' 15-emulation icount
 run_one "emu: model power linear in V, not V^2" $E \
 	's/(u64)mv \* mv \* in->khz/(u64)mv * 1000 * in->khz/' 15-emulation icount
-run_one "emu: energy_uj never wraps at max_energy_range_uj" $V \
+run_one "emu: energy_uj never wraps at max_energy_range_uj" $P \
 	's/^\t\*energy_uj = rem;$/\t*energy_uj = div_u64(vcpufreq_emu_package_nj(\&uncore_nj), 1000);/' 15-emulation icount
 run_one "emu: max_P never runs at the hidden boost" $V \
-	's/^\t\treturn VCPUFREQ_MAX_STATES;$/\t\treturn idx;/' 15-emulation icount
+	's/^\t\treturn VCPUFREQ_EMU_BOOST_SLOT;$/\t\treturn idx;/' 15-emulation icount
 run_one "emu: emulate_period_us not range-checked" $V \
-	's/if (emulate_period_us < 100 || emulate_period_us > 100000) {/if (0) {/' 15-emulation icount
+	's/^\tif (vcpufreq_emulate_period_us < 100 ||$/\tif (0 \&\&/' 15-emulation icount
 run_one "emu: an offline CPU keeps using energy" $V \
 	's/^\tif (!ec->online)$/\tif (0)/' 15-emulation
 run_one "emu: the offline callback leaves the CPU's timer running (unload)" $V \
