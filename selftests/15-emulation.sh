@@ -21,7 +21,7 @@ TIMING=${EMU_TIMING:-0}
 # longer elsewhere (host time: TCG without icount runs faster).
 if [ "$TIMING" = 1 ]; then JOB_ITERS=${EMU_JOB_ITERS:-75000}; else JOB_ITERS=${EMU_JOB_ITERS:-100000}; fi
 NCPU=$(nproc)
-CHECKS=14
+CHECKS=15
 
 # The epyc-7742 model, written here again from Documentation/bench.rst
 # (not read from the module), so that a wrong table or wrong arithmetic
@@ -165,6 +165,35 @@ check_files() {
 	fi
 }
 ktap_check "emulate=1: debugfs energy, powercap intel-rapl:0 package-0" check_files
+
+# --- the TSC stays constant --------------------------------------------------
+# A guest CPU without constant_tsc (TCG's AMD-vendor models cannot have
+# it) gets x86's TSC cpufreq notifier: on one CPU it rescales sched_clock
+# by f_ref/f at every frequency change, on several it marks the TSC
+# unstable, and either way it says "Marking TSC unstable due to cpufreq
+# changes".  vcpufreq stops it, as the emulated parts' TSCs are constant:
+# frequency changes must leave the TSC the clocksource, unmarked.  The
+# first frequency change of the boot is here, as the notifier would mark
+# the TSC once only.
+CS=/sys/devices/system/clocksource/clocksource0/current_clocksource
+check_tsc() {
+	m=$(log_mark)
+	set_all scaling_governor userspace || return 1
+	for f in 1500000 2250000 2000000; do
+		set_all scaling_setspeed $f || return 1
+	done
+	sleep 1
+	log_since "$m" | grep 'TSC unstable' && return 1
+	echo "clocksource $(cat $CS) after 3 frequency changes"
+	[ "$(cat $CS)" = tsc ]
+}
+if grep -qw constant_tsc /proc/cpuinfo; then
+	ktap_skip "frequency changes leave the TSC constant (no TSC notifier)" "this guest CPU has constant_tsc: x86 registers no TSC notifier"
+elif [ "$(cat $CS 2>/dev/null)" != tsc ]; then
+	ktap_skip "frequency changes leave the TSC constant (no TSC notifier)" "the clocksource is $(cat $CS 2>/dev/null) already"
+else
+	ktap_check_v "frequency changes leave the TSC constant (no TSC notifier)" check_tsc
+fi
 
 # The driver's integer model against the model computed here.
 check_model() {

@@ -115,9 +115,9 @@ run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $S \
 V=selftests/vcpufreq_emu.c E=selftests/vcpufreq_energy.h
 P=selftests/vcpufreq_powercap.c
 run_one "emu: the stall timer never spins (no slow-down)" $V \
-	's/^\tif (out.spin_ns) {$/\tif (0) {/' 15-emulation icount
+	's/^\tif (spin) {$/\tif (0) {/' 15-emulation icount
 run_one "emu: each ns of work owes f_top/f of stall instead of f_top/f - 1" $E \
-	's/^\t\t\t\t\tin->top_khz - in->eff_khz,$/\t\t\t\t\tin->top_khz,/' 15-emulation icount
+	's/useful_ns, top_khz - eff_khz, eff_khz/useful_ns, top_khz, eff_khz/' 15-emulation icount
 run_one "emu: the stall timer keeps running on idle CPUs" $V \
 	's/if (!ec->online || is_idle_task(current)) {/if (!ec->online) {/; s/if (ec->armed \&\& hrtimer_try_to_cancel(\&ec->timer) >= 0)/if (0)/' 15-emulation icount
 run_one "emu: stall time integrated at idle power" $V \

@@ -14,6 +14,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpufreq.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
@@ -21,6 +22,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/notifier.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -62,9 +64,6 @@ MODULE_PARM_DESC(cppc_page,
  */
 #define VCPUFREQ_EMU_MAX_SLOWDOWN	10
 
-/* More than this from expiry to callback is not interrupt entry. */
-#define VCPUFREQ_EMU_MAX_ENTRY_NS	(50 * NSEC_PER_USEC)
-
 /**
  * struct vcpufreq_emu_cpu - one CPU of the emulated machine
  * @lock:	protects every field up to @timer.  Raw, taken with IRQs off:
@@ -78,10 +77,9 @@ MODULE_PARM_DESC(cppc_page,
  * @idx:	table index the CPU is set to
  * @slot:	residency slot of the frequency it runs at (@idx, or the
  *		hidden boost slot)
- * @eff_khz:	frequency it runs at, kHz
- * @busy_uw:	P_busy(@eff_khz), uW
- * @useful_ns:	useful busy time not yet turned into debt by the timer
- * @debt_ns:	stall time owed
+ * @work:	work done, stall owed and the frequency it runs at
+ *		(work.eff_khz): what vcpufreq_energy.h's arithmetic updates
+ * @busy_uw:	P_busy(work.eff_khz), uW
  * @energy_nj:	energy used since load, nJ
  * @busy_ns:	busy time since load (useful work and stalls)
  * @idle_ns:	idle time since load
@@ -95,10 +93,13 @@ MODULE_PARM_DESC(cppc_page,
  *		Counters in the register page, or NULL (cppc_page= not given)
  * @cppc_reference: reference counter: busy time at the nominal frequency
  *		(max_P), in cycles
- * @cppc_delivered: delivered counter: busy time at @eff_khz, in cycles
+ * @cppc_delivered: delivered counter: busy time at work.eff_khz, in
+ *		cycles
  * @timer:	the stall timer, pinned to the CPU
  * @armed:	@timer is queued; only the CPU itself, with IRQs off, reads
  *		or writes it
+ * @kicked:	@timer was started to expire at once on leaving idle with a
+ *		stall owed; the same rule as @armed
  */
 struct vcpufreq_emu_cpu {
 	raw_spinlock_t lock;
@@ -108,10 +109,8 @@ struct vcpufreq_emu_cpu {
 	bool stalling;
 	unsigned int idx;
 	unsigned int slot;
-	u32 eff_khz;
+	struct vcpufreq_emu_work work;
 	u32 busy_uw;
-	u64 useful_ns;
-	u64 debt_ns;
 	u64 energy_nj;
 	u64 busy_ns;
 	u64 idle_ns;
@@ -124,6 +123,7 @@ struct vcpufreq_emu_cpu {
 	u64 cppc_delivered;
 	struct hrtimer timer;
 	bool armed;
+	bool kicked;
 };
 
 static DEFINE_PER_CPU(struct vcpufreq_emu_cpu, vcpufreq_emu);
@@ -148,14 +148,15 @@ static void __iomem *vcpufreq_cppc_regs;
  * (the nominal frequency: mkssdt.py sets ReferencePerformance to
  * NominalPerformance), the delivered one at the frequency the CPU runs at,
  * boost included, as the hardware's counters would.  A stall is busy
- * time at @ec->eff_khz, like any other.
+ * time at the CPU's frequency, like any other.
  */
 static void vcpufreq_cppc_advance(struct vcpufreq_emu_cpu *ec, u64 delta_ns)
 {
 	lockdep_assert_held(&ec->lock);
 	ec->cppc_reference += div_u64(delta_ns * vcpufreq_table.max_p_khz,
 				      USEC_PER_SEC);
-	ec->cppc_delivered += div_u64(delta_ns * ec->eff_khz, USEC_PER_SEC);
+	ec->cppc_delivered += div_u64(delta_ns * ec->work.eff_khz,
+				      USEC_PER_SEC);
 	writeq(ec->cppc_reference, ec->cppc_ctrs + VCPUFREQ_CPPC_REF_CTR_OFF);
 	writeq(ec->cppc_delivered, ec->cppc_ctrs + VCPUFREQ_CPPC_DEL_CTR_OFF);
 }
@@ -190,7 +191,7 @@ static void vcpufreq_emu_account(struct vcpufreq_emu_cpu *ec, u64 now)
 		if (ec->stalling)
 			ec->stall_ns += delta;
 		else
-			ec->useful_ns += delta;
+			ec->work.useful_ns += delta;
 		if (ec->cppc_ctrs)
 			vcpufreq_cppc_advance(ec, delta);
 	} else {
@@ -214,7 +215,8 @@ static unsigned int vcpufreq_emu_slot(unsigned int idx, bool boost_on)
  * @idx:	table entry it is set to, or -1 for the entry it is at
  * @boost_on:	cpufreq's boost switch: max_P runs at the hidden boost
  *
- * Integrates @cpu up to now at the old frequency first.
+ * Integrates @cpu up to now at the old frequency first, and settles the
+ * work done at it (vcpufreq_emu_retune()).
  *
  * Context: any; takes the CPU's raw lock with IRQs saved.
  */
@@ -230,7 +232,8 @@ void vcpufreq_emu_set(unsigned int cpu, int idx, bool boost_on)
 		ec->idx = idx;
 	slot = vcpufreq_emu_slot(ec->idx, boost_on);
 	ec->slot = slot;
-	ec->eff_khz = vcpufreq_machine.slot_khz[slot];
+	vcpufreq_emu_retune(&ec->work, vcpufreq_machine.slot_khz[slot],
+			    vcpufreq_machine.top_khz);
 	ec->busy_uw = vcpufreq_machine.slot_uw[slot];
 	raw_spin_unlock_irqrestore(&ec->lock, flags);
 }
@@ -247,9 +250,8 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 	struct vcpufreq_emu_cpu *ec = container_of(timer,
 						   struct vcpufreq_emu_cpu,
 						   timer);
-	struct vcpufreq_emu_in in;
-	struct vcpufreq_emu_out out;
-	u64 start, now, late, expires_ns;
+	struct vcpufreq_emu_fire fire;
+	u64 start, now, spin, entry, expires_ns;
 
 	raw_spin_lock(&ec->lock);
 	ec->fires++;
@@ -262,31 +264,23 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 	start = ktime_get_ns();
 	vcpufreq_emu_account(ec, start);
 	/*
-	 * From the expiry to here the CPU ran the interrupt entry, and after
-	 * the spin it runs the exit, which a real CPU at eff_khz would not
-	 * run at all: not work to slow down.  Counted as work, they made
-	 * every stall too long by ~2 % of a 1 ms period per (f_top/f - 1)
-	 * in a TCG guest.  The exit cannot be timed from here: take it to
-	 * cost what the entry did.
+	 * The interrupt's own entry and exit are not work to slow down:
+	 * counted as work, they made every stall too long by ~2 % of a 1 ms
+	 * period per (f_top/f - 1) in a TCG guest (vcpufreq_emu_entry_ns()).
 	 */
 	expires_ns = ktime_to_ns(hrtimer_get_expires(timer));
-	late = start > expires_ns ? start - expires_ns : 0;
-	late = min3(2 * late, ec->useful_ns, (u64)VCPUFREQ_EMU_MAX_ENTRY_NS);
-	ec->useful_ns -= late;
-	ec->entry_ns += late;
-	in.useful_ns = ec->useful_ns;
-	in.debt_ns = ec->debt_ns;
-	in.eff_khz = ec->eff_khz;
-	in.top_khz = vcpufreq_machine.top_khz;
-	in.budget_ns = div_u64(vcpufreq_machine.period_ns *
-			       VCPUFREQ_EMU_BUDGET_TENTHS, 10);
-	vcpufreq_emu_step(&in, &out);
-	ec->useful_ns = 0;
-	ec->debt_ns = out.debt_ns;
-	ec->stalling = out.spin_ns != 0;
+	fire.late_ns = start > expires_ns ? start - expires_ns : 0;
+	fire.kicked = ec->kicked;
+	fire.top_khz = vcpufreq_machine.top_khz;
+	fire.budget_ns = div_u64(vcpufreq_machine.period_ns *
+				 VCPUFREQ_EMU_BUDGET_TENTHS, 10);
+	ec->kicked = false;
+	spin = vcpufreq_emu_step(&ec->work, &fire, &entry);
+	ec->entry_ns += entry;
+	ec->stalling = spin != 0;
 	raw_spin_unlock(&ec->lock);
 
-	if (out.spin_ns) {
+	if (spin) {
 		/*
 		 * No cpu_relax(): under TCG, PAUSE ends the vCPU's time slice
 		 * and hands the host thread to another vCPU, which would make
@@ -294,12 +288,12 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 		 */
 		do {
 			now = ktime_get_ns();
-		} while (now - start < out.spin_ns);
+		} while (now - start < spin);
 
 		raw_spin_lock(&ec->lock);
 		vcpufreq_emu_account(ec, now);
 		ec->stalling = false;
-		ec->debt_ns -= min(ec->debt_ns, now - start);
+		vcpufreq_emu_paid(&ec->work, now - start);
 		raw_spin_unlock(&ec->lock);
 	}
 
@@ -333,7 +327,7 @@ static void vcpufreq_emu_switch(void *data, bool preempt,
 	}
 	vcpufreq_emu_account(ec, ktime_get_ns());
 	ec->busy = !to_idle;
-	owed = ec->debt_ns || ec->useful_ns;
+	owed = ec->work.debt_ns || ec->work.useful_ns;
 	raw_spin_unlock(&ec->lock);
 
 	if (to_idle) {
@@ -346,6 +340,7 @@ static void vcpufreq_emu_switch(void *data, bool preempt,
 			      ns_to_ktime(vcpufreq_machine.period_ns),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 		ec->armed = true;
+		ec->kicked = owed;
 	}
 }
 
@@ -360,13 +355,14 @@ static int vcpufreq_emu_online(unsigned int cpu)
 	/* The hotplug thread runs: busy. */
 	ec->busy = true;
 	ec->stalling = false;
-	ec->useful_ns = 0;
-	ec->debt_ns = 0;
+	ec->work.useful_ns = 0;
+	ec->work.debt_ns = 0;
 	if (!ec->armed) {
 		hrtimer_start(&ec->timer,
 			      ns_to_ktime(vcpufreq_machine.period_ns),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 		ec->armed = true;
+		ec->kicked = false;
 	}
 	raw_spin_unlock_irq(&ec->lock);
 	return 0;
@@ -389,6 +385,72 @@ static int vcpufreq_emu_offline(unsigned int cpu)
 	hrtimer_cancel(&ec->timer);
 	return 0;
 }
+
+/*
+ * The parts emulated here have constant TSCs, and so has the guest in
+ * fact (its TSC follows the host's clock, not the requested frequency),
+ * but a TCG guest CPU of AMD's vendor cannot say so (QEMU's TCG offers no
+ * CPUID invtsc bit), so x86 registers time_cpufreq_notifier
+ * (arch/x86/kernel/tsc.c) for it.  On one online CPU that rescales the
+ * TSC's cycles-to-ns factor, and with it sched_clock, by f_ref / f at
+ * every frequency change, as a TSC that slowed with the clock would need:
+ * at 1500 MHz after 2250 MHz the scheduler's clock ran 1.5 times too
+ * fast, and every time slice, vruntime and PELT period with it.  On
+ * several CPUs it marks the TSC unstable.  A notifier ahead of it stops
+ * the chain (the cpufreq core itself updates policy->cur, the statistics
+ * and the tracepoint outside the chain).  Registered only where the TSC
+ * notifier is, which has already ruled out fast switching.
+ */
+#ifdef CONFIG_X86
+#include <asm/cpufeature.h>
+
+static int vcpufreq_emu_tsc_notifier(struct notifier_block *nb,
+				     unsigned long val, void *data)
+{
+	return NOTIFY_STOP;
+}
+
+static struct notifier_block vcpufreq_emu_tsc_nb = {
+	.notifier_call	= vcpufreq_emu_tsc_notifier,
+	.priority	= INT_MAX,
+};
+
+static bool vcpufreq_emu_tsc_nb_registered;
+
+static int vcpufreq_emu_tsc_hide(void)
+{
+	int ret;
+
+	if (!boot_cpu_has(X86_FEATURE_TSC) ||
+	    boot_cpu_has(X86_FEATURE_CONSTANT_TSC))
+		return 0;
+	ret = cpufreq_register_notifier(&vcpufreq_emu_tsc_nb,
+					CPUFREQ_TRANSITION_NOTIFIER);
+	if (ret) {
+		pr_err("emulate=1: transition notifier: %d\n", ret);
+		return ret;
+	}
+	vcpufreq_emu_tsc_nb_registered = true;
+	return 0;
+}
+
+static void vcpufreq_emu_tsc_unhide(void)
+{
+	if (vcpufreq_emu_tsc_nb_registered)
+		cpufreq_unregister_notifier(&vcpufreq_emu_tsc_nb,
+					    CPUFREQ_TRANSITION_NOTIFIER);
+	vcpufreq_emu_tsc_nb_registered = false;
+}
+#else
+static int vcpufreq_emu_tsc_hide(void)
+{
+	return 0;
+}
+
+static void vcpufreq_emu_tsc_unhide(void)
+{
+}
+#endif
 
 static void vcpufreq_emu_find_tp(struct tracepoint *tp, void *priv)
 {
@@ -438,7 +500,7 @@ void vcpufreq_emu_read(unsigned int cpu, struct vcpufreq_emu_snap *snap)
 
 	raw_spin_lock_irq(&ec->lock);
 	vcpufreq_emu_account(ec, now);
-	snap->eff_khz = ec->eff_khz;
+	snap->eff_khz = ec->work.eff_khz;
 	snap->energy_nj = ec->energy_nj;
 	snap->busy_ns = ec->busy_ns;
 	snap->idle_ns = ec->idle_ns;
@@ -586,9 +648,10 @@ static void vcpufreq_emu_init_cpus(void)
  * vcpufreq_emu_start() - start the emulated machine
  *
  * Maps the CPPC page, sets every CPU at max_P, then takes idle
- * transitions from the sched_switch tracepoint and starts the timers from
- * the hotplug callbacks.  The emulated CPUs exist before the driver
- * registers and sets the first frequency.
+ * transitions from the sched_switch tracepoint, starts the timers from
+ * the hotplug callbacks and keeps x86's TSC code from rescaling the
+ * scheduler's clock.  The emulated CPUs exist before the driver registers
+ * and sets the first frequency.
  *
  * Context: process context, module init, after vcpufreq_emu_check().
  * Return: 0, or a negative errno with nothing left running or mapped.
@@ -622,8 +685,14 @@ int vcpufreq_emu_start(void)
 		goto err_probe;
 	}
 	vcpufreq_emu_hp = ret;
+
+	ret = vcpufreq_emu_tsc_hide();
+	if (ret)
+		goto err_hotplug;
 	return 0;
 
+err_hotplug:
+	cpuhp_remove_state(vcpufreq_emu_hp);
 err_probe:
 	tracepoint_probe_unregister(vcpufreq_tp_switch, vcpufreq_emu_switch,
 				    NULL);
@@ -642,6 +711,7 @@ err_unmap:
  */
 void vcpufreq_emu_stop(void)
 {
+	vcpufreq_emu_tsc_unhide();
 	/* The offline callback, on each CPU, cancels its timer. */
 	cpuhp_remove_state(vcpufreq_emu_hp);
 	tracepoint_probe_unregister(vcpufreq_tp_switch, vcpufreq_emu_switch,

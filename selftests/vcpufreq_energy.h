@@ -13,6 +13,7 @@
 
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 
 /* Highest voltage a model may give, mV: keeps mV^2 x kHz inside a u64. */
@@ -149,55 +150,158 @@ static inline u64 vcpufreq_em_nj(u64 ns, u32 uw)
 	return mul_u64_u32_div(ns, uw, 1000000);
 }
 
-/**
- * struct vcpufreq_emu_in - input of vcpufreq_emu_step()
- * @useful_ns:	busy time the CPU ran work (not stalls) since the last step
- * @debt_ns:	stall time owed from earlier steps
- * @eff_khz:	the frequency the CPU is emulated at, kHz, > 0
- * @top_khz:	the frequency the host's speed stands for, kHz (>= @eff_khz)
- * @budget_ns:	most a single stall may take (a share of the period)
+/* More than this from expiry to callback is not interrupt entry. */
+#define VCPUFREQ_EMU_MAX_ENTRY_NS	(50 * NSEC_PER_USEC)
+
+/*
+ * Weight of the newest periodic callback in the entry estimate: 1/8, so
+ * that one callback delayed by a long IRQ-off section moves it little.
  */
-struct vcpufreq_emu_in {
+#define VCPUFREQ_EMU_ENTRY_SHIFT	3
+
+/**
+ * struct vcpufreq_emu_work - what an emulated CPU owes for the work it did
+ * @useful_ns:	busy time spent on work (not stalls) since it was last
+ *		settled, all of it at @eff_khz
+ * @debt_ns:	stall time owed for work already settled
+ * @entry_est_ns: the stall timer's own interrupt entry and exit, as
+ *		periodic callbacks measured it (a running average)
+ * @eff_khz:	the frequency the CPU is emulated at, kHz
+ *
+ * The state the emulator's arithmetic needs, and nothing else: the
+ * driver adds busy time to @useful_ns and calls vcpufreq_emu_retune() and
+ * vcpufreq_emu_step(), which KUnit drives through whole sequences.
+ */
+struct vcpufreq_emu_work {
 	u64 useful_ns;
 	u64 debt_ns;
+	u64 entry_est_ns;
 	u32 eff_khz;
+};
+
+/**
+ * struct vcpufreq_emu_fire - one callback of the stall timer
+ * @late_ns:	time from the timer's expiry to the callback
+ * @kicked:	the timer was started to expire at once when the CPU left
+ *		idle owing a stall, rather than at the end of a period
+ * @top_khz:	the frequency the host's speed stands for, kHz
+ *		(>= every @eff_khz)
+ * @budget_ns:	most a single stall may take (a share of the period)
+ */
+struct vcpufreq_emu_fire {
+	u64 late_ns;
+	bool kicked;
 	u32 top_khz;
 	u64 budget_ns;
 };
 
 /**
- * struct vcpufreq_emu_out - output of vcpufreq_emu_step()
- * @debt_ns:	stall time owed, including this step's work
- * @spin_ns:	how long to stall now
- */
-struct vcpufreq_emu_out {
-	u64 debt_ns;
-	u64 spin_ns;
-};
-
-/**
- * vcpufreq_emu_step() - how long a CPU must stall to run at eff_khz
- * @in:		work done, debt, frequencies and the stall budget
- * @out:	new debt and the stall to spin now
+ * vcpufreq_emu_owed_ns() - the stall that work done at a frequency owes
+ * @useful_ns:	the work's time at full speed (the host's), ns
+ * @eff_khz:	the frequency it was done at, kHz
+ * @top_khz:	the frequency the host's speed stands for, kHz
  *
  * Work that takes t at @top_khz takes t x top / eff at @eff_khz, so each
- * ns of useful work owes (top / eff - 1) ns of stall.  What does not fit
- * the budget stays owed for the next step.  The caller subtracts the stall
- * it really spun from @out->debt_ns.
+ * ns of it owes (top / eff - 1) ns of stall.
+ *
+ * Context: any.
+ * Return: the stall owed, ns; 0 at or above @top_khz and for @eff_khz 0.
+ */
+static inline u64 vcpufreq_emu_owed_ns(u64 useful_ns, u32 eff_khz,
+				       u32 top_khz)
+{
+	if (!eff_khz || eff_khz >= top_khz)
+		return 0;
+	return mul_u64_u32_div(useful_ns, top_khz - eff_khz, eff_khz);
+}
+
+/**
+ * vcpufreq_emu_retune() - change an emulated CPU's frequency
+ * @w:		the CPU's work and debt
+ * @eff_khz:	the new frequency, kHz
+ * @top_khz:	the frequency the host's speed stands for, kHz
+ *
+ * The work done since the last settlement ran at the old frequency: it
+ * owes the old frequency's stall, whatever the frequency is when the
+ * timer next fires.
  *
  * Context: any.
  */
-static inline void vcpufreq_emu_step(const struct vcpufreq_emu_in *in,
-				     struct vcpufreq_emu_out *out)
+static inline void vcpufreq_emu_retune(struct vcpufreq_emu_work *w,
+				       u32 eff_khz, u32 top_khz)
 {
-	u64 debt = in->debt_ns;
+	w->debt_ns += vcpufreq_emu_owed_ns(w->useful_ns, w->eff_khz, top_khz);
+	w->useful_ns = 0;
+	w->eff_khz = eff_khz;
+}
 
-	if (in->eff_khz && in->eff_khz < in->top_khz)
-		debt += mul_u64_u32_div(in->useful_ns,
-					in->top_khz - in->eff_khz,
-					in->eff_khz);
-	out->debt_ns = debt;
-	out->spin_ns = min(debt, in->budget_ns);
+/**
+ * vcpufreq_emu_entry_ns() - the timer's own cost in a callback's busy time
+ * @w:		the CPU's work, with its entry estimate
+ * @f:		the callback
+ *
+ * From the expiry to the callback the CPU ran the interrupt entry, and
+ * after the stall it runs the exit, which a real CPU at eff_khz would not
+ * run at all: not work to slow down.  A periodic callback measures the
+ * entry (the exit is taken to cost as much), at most
+ * VCPUFREQ_EMU_MAX_ENTRY_NS.  A kicked callback does not: its timer was
+ * started inside the scheduler with IRQs off, so its lateness is the rest
+ * of the context switch, real work; it is charged the estimate instead.
+ *
+ * Context: any.
+ * Return: the time to take out of @w->useful_ns, ns (at most all of it).
+ */
+static inline u64 vcpufreq_emu_entry_ns(const struct vcpufreq_emu_work *w,
+					const struct vcpufreq_emu_fire *f)
+{
+	u64 entry = f->kicked ? w->entry_est_ns :
+		    min_t(u64, 2 * f->late_ns, VCPUFREQ_EMU_MAX_ENTRY_NS);
+
+	return min(entry, w->useful_ns);
+}
+
+/**
+ * vcpufreq_emu_step() - settle a CPU's work at a timer callback
+ * @w:		the CPU's work and debt; on return the work is settled
+ * @f:		the callback
+ * @entry_ns:	set to the timer's own cost taken out of the work, ns
+ *
+ * Takes the timer's entry and exit out of the work, turns the rest into
+ * debt at @w->eff_khz, and learns the entry cost from periodic callbacks.
+ * What does not fit the budget stays owed for the next callback; the
+ * caller passes the stall it really spun to vcpufreq_emu_paid().
+ *
+ * Context: any.
+ * Return: how long to stall now, ns.
+ */
+static inline u64 vcpufreq_emu_step(struct vcpufreq_emu_work *w,
+				    const struct vcpufreq_emu_fire *f,
+				    u64 *entry_ns)
+{
+	u64 entry = vcpufreq_emu_entry_ns(w, f), sample;
+
+	if (!f->kicked) {
+		sample = min_t(u64, 2 * f->late_ns, VCPUFREQ_EMU_MAX_ENTRY_NS);
+		w->entry_est_ns += (sample >> VCPUFREQ_EMU_ENTRY_SHIFT) -
+				   (w->entry_est_ns >> VCPUFREQ_EMU_ENTRY_SHIFT);
+	}
+	w->debt_ns += vcpufreq_emu_owed_ns(w->useful_ns - entry, w->eff_khz,
+					   f->top_khz);
+	w->useful_ns = 0;
+	*entry_ns = entry;
+	return min(w->debt_ns, f->budget_ns);
+}
+
+/**
+ * vcpufreq_emu_paid() - a stall was spun
+ * @w:		the CPU's work and debt
+ * @spun_ns:	how long the CPU stalled, ns
+ *
+ * Context: any.
+ */
+static inline void vcpufreq_emu_paid(struct vcpufreq_emu_work *w, u64 spun_ns)
+{
+	w->debt_ns -= min(w->debt_ns, spun_ns);
 }
 
 #endif /* VCPUFREQ_ENERGY_H */
