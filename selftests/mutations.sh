@@ -128,6 +128,8 @@ run_one "emu: energy_uj never wraps at max_energy_range_uj" $P \
 	's/^\t\*energy_uj = rem;$/\t*energy_uj = div_u64(vcpufreq_emu_package_nj(\&uncore_nj), 1000);/' 15-emulation icount
 run_one "emu: max_P never runs at the hidden boost" $V \
 	's/^\t\treturn VCPUFREQ_EMU_BOOST_SLOT;$/\t\treturn idx;/' 15-emulation icount
+run_one "emu: frequency changes reach x86's TSC notifier (sched_clock rescaled)" $V \
+	's/^\tret = vcpufreq_emu_tsc_hide();$/\tret = 0;/' 15-emulation icount
 run_one "emu: emulate_period_us not range-checked" $V \
 	's/^\tif (vcpufreq_emulate_period_us < 100 ||$/\tif (0 \&\&/' 15-emulation icount
 run_one "emu: an offline CPU keeps using energy" $V \

@@ -7,11 +7,12 @@
 # the emulator's own counters around each run.  Prints one FIDELITY line
 # per run:
 #   FIDELITY rep=R khz=F_EFF workload=W figure=X elapsed_ns=N
-#            busy_ns=N stall_ns=N entry_ns=N fires=N
+#            busy_ns=N stall_ns=N fires=N entry_ns=N ctxt=N
 # where the figure is what tools/compare takes from that workload's
 # output (tbench MB/s, dbench count-weighted AvgLat ms, hackbench Time s,
 # else the elapsed seconds), and the counters are CPU 0's deltas from
-# /sys/kernel/debug/vcpufreq/energy.
+# /sys/kernel/debug/vcpufreq/energy, and the context switches of the
+# whole machine (/proc/stat ctxt).
 #
 # Usage: sh tools/fidelity/guest.sh REPS [VCPUFREQ_ARGS...]
 reps=${1:-2}
@@ -30,11 +31,12 @@ STATES=${STATES:-"1:2250000:3400000 1:2000000:2000000 1:1500000:1500000 0:225000
 # stress-ng ops, 60 forkexec shells.
 WORKLOADS="tbench:1:3 tbench:2:3 dbench:1:3 hackbench:2:30 cpu:2:100 forkexec:60"
 
-# emu: CPU 0's "busy_ns stall_ns fires entry_ns" now.
+# emu: CPU 0's "busy_ns stall_ns fires entry_ns", and ctxt, now.
 emu() {
 	while read -r k c _ _ _ _ _ b _ _ _ s _ f _ e; do
-		[ "$k" = cpu ] && [ "$c" = 0 ] && echo "$b $s $f $e"
+		[ "$k" = cpu ] && [ "$c" = 0 ] && printf '%s %s %s %s ' "$b" "$s" "$f" "$e"
 	done < $DBG/energy
+	while read -r k n; do [ "$k" = ctxt ] && echo "$n"; done < /proc/stat
 }
 
 # figure KIND: from run-one.sh's COMPARE_OUT lines on stdin.
@@ -62,13 +64,13 @@ while [ "$r" -le "$reps" ]; do
 		for w in $WORKLOADS; do
 			kind=${w%%:*}
 			args=$(echo "${w#*:}" | tr ':' ' ')
-			# shellcheck disable=SC2046 # four numbers
+			# shellcheck disable=SC2046 # five numbers
 			set -- $(emu)
 			# shellcheck disable=SC2086
 			res=$(SAMPLE_S=0 sh "$here/../compare/run-one.sh" 0 userspace "$kind" $args < /dev/null | figure "$kind")
 			# shellcheck disable=SC2046
 			set -- $(emu) "$@"
-			echo "FIDELITY rep=$r khz=$eff workload=${kind}:${w#*:} figure=${res% *} elapsed_ns=${res#* } busy_ns=$(($1 - $5)) stall_ns=$(($2 - $6)) fires=$(($3 - $7)) entry_ns=$(($4 - $8))"
+			echo "FIDELITY rep=$r khz=$eff workload=${kind}:${w#*:} figure=${res% *} elapsed_ns=${res#* } busy_ns=$(($1 - $6)) stall_ns=$(($2 - $7)) fires=$(($3 - $8)) entry_ns=$(($4 - $9)) ctxt=$(($5 - ${10}))"
 		done
 	done
 	r=$((r + 1))
