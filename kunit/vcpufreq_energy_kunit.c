@@ -7,7 +7,8 @@
  * points, flat outside), vcpufreq_emu_step() against the stall that
  * t x (f_top/f - 1) owes, sequences of the emulator's events (work,
  * frequency changes, timer callbacks) against the stall they add up to,
- * and vcpufreq_em_nj().
+ * vcpufreq_em_static() (slice or whole package) against the uncore and
+ * idle cores it must pay, and vcpufreq_em_nj().
  *
  * Mutations this suite catches (each tried: a case failed with it):
  *  - V linear in f outside the curve instead of flat (4.0 GHz case)
@@ -19,6 +20,9 @@
  *    (vcpufreq_emu_retune() only setting the frequency)
  *  - a kicked callback forgiving twice its lateness, as before
  *  - the entry estimate learnt from kicked callbacks too
+ *  - the whole package paying the guest's CPUs as idle cores too
+ *  - the uncore of the package paid per guest CPU (the slice's)
+ *  - no check of the package's core count against the guest's CPUs
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
@@ -285,6 +289,58 @@ static void vcpufreq_emu_seq_test(struct kunit *test)
 			c->debt_ns);
 }
 
+struct static_case {
+	const char *name;
+	struct vcpufreq_em_static_in in;
+	int ret;
+	struct vcpufreq_em_static_out out;
+};
+
+/* Uncore 1 W a core, idle 0.1 W (EPYC); 4 W and 0.5 W (Xeon). */
+static const struct static_case static_cases[] = {
+	{ "epyc slice, 1 CPU: 1 W of uncore, no other core",
+	  { &epyc, VCPUFREQ_EM_SLICE, 1, 0 }, 0, { 1000000, 0, 0 } },
+	{ "epyc slice, 2 CPUs: package_cores ignored",
+	  { &epyc, VCPUFREQ_EM_SLICE, 2, 64 }, 0, { 2000000, 0, 0 } },
+	{ "epyc package of 64, 1 CPU: 64 W and 63 idle cores",
+	  { &epyc, VCPUFREQ_EM_PACKAGE, 1, 64 }, 0, { 64000000, 63, 6300000 } },
+	{ "epyc 2 sockets (128 cores), 2 CPUs",
+	  { &epyc, VCPUFREQ_EM_PACKAGE, 2, 128 }, 0,
+	  { 128000000, 126, 12600000 } },
+	{ "xeon package of 10, 4 CPUs",
+	  { &xeon, VCPUFREQ_EM_PACKAGE, 4, 10 }, 0, { 40000000, 6, 3000000 } },
+	{ "package of exactly the guest's CPUs",
+	  { &epyc, VCPUFREQ_EM_PACKAGE, 4, 4 }, 0, { 4000000, 0, 0 } },
+	{ "package smaller than the guest",
+	  { &epyc, VCPUFREQ_EM_PACKAGE, 2, 1 }, -ERANGE, { 7, 7, 7 } },
+	{ "more than 1024 cores",
+	  { &epyc, VCPUFREQ_EM_PACKAGE, 1, 1025 }, -ERANGE, { 7, 7, 7 } },
+	/* 1024 x 4 W + 1023 x 0.5 W = 4607.5 W, above U32_MAX uW */
+	{ "above 4294 W besides the guest",
+	  { &xeon, VCPUFREQ_EM_PACKAGE, 1, 1024 }, -ERANGE, { 7, 7, 7 } },
+	{ "unknown scope",
+	  { &epyc, VCPUFREQ_EM_SCOPE_NR, 1, 64 }, -EINVAL, { 7, 7, 7 } },
+};
+
+static void static_case_desc(const struct static_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(static, static_cases, static_case_desc);
+
+/* On error the output is left as it was (7s here). */
+static void vcpufreq_em_static_test(struct kunit *test)
+{
+	const struct static_case *c = test->param_value;
+	struct vcpufreq_em_static_out out = { 7, 7, 7 };
+
+	KUNIT_EXPECT_EQ(test, vcpufreq_em_static(&c->in, &out), c->ret);
+	KUNIT_EXPECT_EQ(test, out.uncore_uw, c->out.uncore_uw);
+	KUNIT_EXPECT_EQ(test, out.idle_cores, c->out.idle_cores);
+	KUNIT_EXPECT_EQ(test, out.idle_cores_uw, c->out.idle_cores_uw);
+}
+
 static void vcpufreq_em_nj_test(struct kunit *test)
 {
 	/*
@@ -306,6 +362,7 @@ static struct kunit_case vcpufreq_energy_cases[] = {
 	KUNIT_CASE_PARAM(vcpufreq_em_busy_test, em_gen_params),
 	KUNIT_CASE_PARAM(vcpufreq_emu_step_test, step_gen_params),
 	KUNIT_CASE_PARAM(vcpufreq_emu_seq_test, seq_gen_params),
+	KUNIT_CASE_PARAM(vcpufreq_em_static_test, static_gen_params),
 	KUNIT_CASE(vcpufreq_em_nj_test),
 	{}
 };

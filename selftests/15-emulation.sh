@@ -21,7 +21,7 @@ TIMING=${EMU_TIMING:-0}
 # longer elsewhere (host time: TCG without icount runs faster).
 if [ "$TIMING" = 1 ]; then JOB_ITERS=${EMU_JOB_ITERS:-75000}; else JOB_ITERS=${EMU_JOB_ITERS:-100000}; fi
 NCPU=$(nproc)
-CHECKS=15
+CHECKS=16
 
 # The epyc-7742 model, written here again from Documentation/bench.rst
 # (not read from the module), so that a wrong table or wrong arithmetic
@@ -136,9 +136,13 @@ MARK_ALL=$KTAP_DMESG_MARK
 # --- bad input: one line, nothing registered --------------------------------
 check_bad_input() {
 	unload
-	for arg in emulate_period_us=50 emulate_period_us=200000 energy_range_uj=10; do
+	# ARG is one or more parameters joined by ':'
+	for arg in emulate_period_us=50 emulate_period_us=200000 energy_range_uj=10 \
+		energy_scope=whole package_cores=64 energy_scope=package:package_cores=100000; do
 		m=$(log_mark)
-		insmod "$KO" preset=epyc-7742 emulate=1 $arg 2>/dev/null && { echo "$arg loaded"; return 1; }
+		# shellcheck disable=SC2046
+		insmod "$KO" preset=epyc-7742 emulate=1 $(echo "$arg" | tr : ' ') 2>/dev/null &&
+			{ echo "$arg loaded"; return 1; }
 		is_loaded && { echo "$arg left the module loaded"; return 1; }
 		[ -d $CPUFREQ/policy0 ] && { echo "$arg left a policy"; return 1; }
 		# busybox insmod retries init_module after finit_module fails:
@@ -147,7 +151,7 @@ check_bad_input() {
 		[ "$n" = 1 ] || { echo "$arg logged $n lines:"; log_since "$m"; return 1; }
 	done
 }
-ktap_check "bad emulate_period_us/energy_range_uj: refused with one log line" check_bad_input
+ktap_check "bad emulate_period_us/energy_range_uj/energy_scope/package_cores: refused with one log line" check_bad_input
 
 # --- the machine as a tool sees it -----------------------------------------
 check_files() {
@@ -388,6 +392,38 @@ if [ "$TIMING" = 1 ]; then
 else
 	ktap_skip "busy fraction of a fixed-rate load rises as the frequency falls" "guest time does not follow instructions (EMU_TIMING=1 under tools/vm/run --icount)"
 fi
+
+# --- the whole package (energy_scope=package) --------------------------------
+# The guest's CPUs as NCPU of the epyc-7742's 64 cores: the whole uncore
+# (64 W) and 64 - NCPU idle cores at 0.1 W beside them, instead of the
+# slice's NCPU x 1 W.  The package energy is the CPUs' own plus theirs
+# (to 100 uJ: the file reads the CPUs a moment after the package), and
+# theirs grows at that power.
+check_package() {
+	load preset=epyc-7742 emulate=1 energy_scope=package || return 1
+	grep -q '^energy_scope package$' $DBG/config || { grep energy_scope $DBG/config; return 1; }
+	grep -q '^package_cores 64$' $DBG/config || return 1
+	want_idle="$(((64 - NCPU) * EPYC_IDLE)) $((64 - NCPU))"
+	got_idle=$(awk '$1 == "idle_cores" { print $5, $7 }' $DBG/energy)
+	got_unc=$(awk '$1 == "uncore" { print $5 }' $DBG/energy)
+	[ "$got_unc" = $((64 * EPYC_UNCORE)) ] && [ "$got_idle" = "$want_idle" ] ||
+		{ echo "uncore $got_unc uW, idle cores '$got_idle' (want $((64 * EPYC_UNCORE)), '$want_idle')"; return 1; }
+	# "t uncore_uj idle_uj package_uj - sum of CPUs' uj" at two moments
+	sample() {
+		read -r t _ < /proc/uptime
+		awk -v t="$t" '$1 == "cpu" { c += $6 } $1 == "uncore" { u = $3 }
+			$1 == "idle_cores" { i = $3 } $1 == "package" { p = $3 }
+			END { print t, u, i, p - c - u - i }' $DBG/energy
+	}
+	s0=$(sample); sleep 1; s1=$(sample)
+	echo "$s0 $s1" | awk -v w=$((64 * EPYC_UNCORE + (64 - NCPU) * EPYC_IDLE)) '{
+		dt = $5 - $1; rate = ($6 - $2 + $7 - $3) / dt
+		printf "uncore and idle cores: %.2f W over %.2f s (model %.2f W); package - parts: %d, %d uJ\n", rate / 1e6, dt, w / 1e6, $4, $8
+		d0 = $4 < 0 ? -$4 : $4; d1 = $8 < 0 ? -$8 : $8
+		exit !(rate >= w * 0.97 && rate <= w * 1.03 && d0 <= 100 && d1 <= 100) }'
+}
+ktap_check_v "energy_scope=package: the whole uncore and the other cores idle" check_package
+load preset=epyc-7742 emulate=1
 
 # --- energy_uj wraps as RAPL's does -----------------------------------------
 # About a second of the package's power flat out, so there are wraps in

@@ -37,6 +37,8 @@
  *		table does not list (0: none); with emulate=1 what max_P runs
  *		at while boost is on
  * @em:		energy model, used with emulate=1 (also for table_khz=)
+ * @cores:	cores of one package: what energy_scope=package pays the
+ *		uncore and the idle cores of, unless package_cores= says
  */
 struct vcpufreq_preset {
 	const char *name;
@@ -45,6 +47,7 @@ struct vcpufreq_preset {
 	unsigned int nr_boost;
 	unsigned int hidden_boost_khz;
 	const struct vcpufreq_em_model *em;
+	unsigned int cores;
 };
 
 /*
@@ -61,6 +64,11 @@ struct vcpufreq_preset {
  * @slot_khz:	frequency of each residency slot, 0 for an unused one
  * @slot_uw:	P_busy at @slot_khz, uW
  * @uncore_uw:	the uncore power the guest pays, uW
+ * @scope:	energy_scope=: a slice of the package, or the whole package
+ * @package_cores: with the whole package: its cores
+ * @idle_cores:	with the whole package: its cores that are not the
+ *		guest's CPUs, idle all the time
+ * @idle_cores_uw: their power, uW
  * @period_ns:	the stall timer's period
  *
  * Set by vcpufreq_emu_check() at load, read-only afterwards.
@@ -71,7 +79,23 @@ struct vcpufreq_machine {
 	u32 slot_khz[VCPUFREQ_EMU_SLOTS];
 	u32 slot_uw[VCPUFREQ_EMU_SLOTS];
 	u32 uncore_uw;
+	enum vcpufreq_em_scope scope;
+	u32 package_cores;
+	u32 idle_cores;
+	u32 idle_cores_uw;
 	u64 period_ns;
+};
+
+/**
+ * struct vcpufreq_emu_package - the package energy since load, by part
+ * @total_nj:	every CPU, the uncore and the idle cores
+ * @uncore_nj:	the uncore's part
+ * @idle_cores_nj: the idle cores' part (the whole package only)
+ */
+struct vcpufreq_emu_package {
+	u64 total_nj;
+	u64 uncore_nj;
+	u64 idle_cores_nj;
 };
 
 /**
@@ -106,6 +130,7 @@ extern bool vcpufreq_emulate;
 extern struct vcpufreq_table vcpufreq_table;
 extern const struct vcpufreq_preset *vcpufreq_preset;
 extern const struct vcpufreq_em_model *vcpufreq_em;
+extern unsigned int vcpufreq_em_cores;
 unsigned int vcpufreq_get(unsigned int cpu);
 
 /* vcpufreq_presets.c */
@@ -119,7 +144,8 @@ int vcpufreq_emu_check(void);
 int vcpufreq_emu_start(void);
 void vcpufreq_emu_stop(void);
 void vcpufreq_emu_set(unsigned int cpu, int idx, bool boost_on);
-u64 vcpufreq_emu_package_nj(u64 *uncore_nj);
+void vcpufreq_emu_package(struct vcpufreq_emu_package *pkg);
+extern const char * const vcpufreq_em_scope_names[];
 void vcpufreq_emu_read(unsigned int cpu, struct vcpufreq_emu_snap *snap);
 
 /* vcpufreq_powercap.c */

@@ -316,6 +316,10 @@ static void vcpufreq_config_emu_show(struct seq_file *m)
 	}
 	seq_printf(m, "idle_uw %u\nuncore_uw %u\n", vcpufreq_em->idle_uw,
 		   mc->uncore_uw);
+	seq_printf(m, "energy_scope %s\n", vcpufreq_em_scope_names[mc->scope]);
+	if (mc->scope == VCPUFREQ_EM_PACKAGE)
+		seq_printf(m, "package_cores %u\nidle_cores_uw %u\n",
+			   mc->package_cores, mc->idle_cores_uw);
 }
 
 /* What was loaded, so a test needs no second copy of the presets. */
@@ -352,17 +356,18 @@ DEFINE_SHOW_ATTRIBUTE(vcpufreq_config);
  *   cpu <cpu> khz <f> energy_uj <n> busy_ns <n> idle_ns <n> stall_ns <n> fires <n> entry_ns <n>
  *   residency <cpu> <khz> <busy ns at khz>     one per slot that ran
  *   uncore energy_uj <n> power_uw <n>
+ *   idle_cores energy_uj <n> power_uw <n> count <n>   (whole package only)
  *   package energy_uj <n>                      (not wrapped)
  * busy_ns includes stall_ns; fires counts stall timer callbacks.
  */
 static int vcpufreq_energy_show(struct seq_file *m, void *v)
 {
 	const struct vcpufreq_machine *mc = &vcpufreq_machine;
+	struct vcpufreq_emu_package pkg;
 	struct vcpufreq_emu_snap snap;
-	u64 uncore_nj, total_nj;
 	unsigned int cpu, i;
 
-	total_nj = vcpufreq_emu_package_nj(&uncore_nj);
+	vcpufreq_emu_package(&pkg);
 	for_each_possible_cpu(cpu) {
 		vcpufreq_emu_read(cpu, &snap);
 		seq_printf(m, "cpu %u khz %u energy_uj %llu busy_ns %llu idle_ns %llu stall_ns %llu fires %llu entry_ns %llu\n",
@@ -376,8 +381,12 @@ static int vcpufreq_energy_show(struct seq_file *m, void *v)
 		}
 	}
 	seq_printf(m, "uncore energy_uj %llu power_uw %u\n",
-		   div_u64(uncore_nj, 1000), mc->uncore_uw);
-	seq_printf(m, "package energy_uj %llu\n", div_u64(total_nj, 1000));
+		   div_u64(pkg.uncore_nj, 1000), mc->uncore_uw);
+	if (mc->scope == VCPUFREQ_EM_PACKAGE)
+		seq_printf(m, "idle_cores energy_uj %llu power_uw %u count %u\n",
+			   div_u64(pkg.idle_cores_nj, 1000), mc->idle_cores_uw,
+			   mc->idle_cores);
+	seq_printf(m, "package energy_uj %llu\n", div_u64(pkg.total_nj, 1000));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vcpufreq_energy);

@@ -111,6 +111,7 @@ MODULE_PARM_DESC(emulate,
 struct vcpufreq_table vcpufreq_table;
 const struct vcpufreq_preset *vcpufreq_preset;	/* NULL: table_khz */
 const struct vcpufreq_em_model *vcpufreq_em;	/* from preset= */
+unsigned int vcpufreq_em_cores;			/* from preset= */
 
 /*
  * The emulated hardware: the frequency each CPU was last set to, in kHz.
@@ -135,6 +136,7 @@ static int vcpufreq_setup_table(void)
 
 	/* A custom table takes its energy model from preset=. */
 	vcpufreq_em = p->em;
+	vcpufreq_em_cores = p->cores;
 	if (table_khz) {
 		ret = vcpufreq_table_parse(&vcpufreq_table, table_khz, why,
 					   sizeof(why));

@@ -30,6 +30,9 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#ifdef CONFIG_X86
+#include <asm/cpufeature.h>
+#endif
 
 #include "compat.h"
 #include "vcpufreq.h"
@@ -43,6 +46,27 @@ unsigned int vcpufreq_emulate_period_us = 1000;
 module_param_named(emulate_period_us, vcpufreq_emulate_period_us, uint, 0444);
 MODULE_PARM_DESC(emulate_period_us,
 		 "With emulate=1: period of the per-CPU stall timer, us, 100..100000 (default 1000)");
+
+const char * const vcpufreq_em_scope_names[] = {
+	[VCPUFREQ_EM_SLICE]	= "slice",
+	[VCPUFREQ_EM_PACKAGE]	= "package",
+};
+
+/*
+ * How much of the package the guest pays for (vcpufreq_em_static()):
+ * "slice" matches the guest's energy to its share of the package,
+ * "package" to a whole machine with a few busy cores, where the uncore
+ * and the idle cores dominate.
+ */
+static char *energy_scope = "slice";
+module_param(energy_scope, charp, 0444);
+MODULE_PARM_DESC(energy_scope,
+		 "With emulate=1: slice (default: the guest is a slice of the package, as many cores as CPUs, with their share of the uncore) or package (its CPUs are some of the package's cores, the others idle, the whole uncore paid)");
+
+static unsigned int package_cores;
+module_param(package_cores, uint, 0444);
+MODULE_PARM_DESC(package_cores,
+		 "With energy_scope=package: the package's cores, the guest's CPUs..1024 (default 0: the preset's, e.g. 64 for epyc-7742; 128 models the two sockets of a 2-socket EPYC 7742)");
 
 /*
  * The guest's ACPI CPPC register page (tools/vm/cppc/mkssdt.py lays it
@@ -402,8 +426,6 @@ static int vcpufreq_emu_offline(unsigned int cpu)
  * notifier is, which has already ruled out fast switching.
  */
 #ifdef CONFIG_X86
-#include <asm/cpufeature.h>
-
 static int vcpufreq_emu_tsc_notifier(struct notifier_block *nb,
 				     unsigned long val, void *data)
 {
@@ -459,15 +481,15 @@ static void vcpufreq_emu_find_tp(struct tracepoint *tp, void *priv)
 }
 
 /**
- * vcpufreq_emu_package_nj() - the package energy since load
- * @uncore_nj:	set to the uncore's part, nJ
+ * vcpufreq_emu_package() - the package energy since load
+ * @pkg:	set to the total and its uncore and idle-core parts, nJ
  *
- * Every CPU is integrated up to now first.
+ * Every CPU is integrated up to now first; the uncore and the package's
+ * other cores (energy_scope=package) use constant power since load.
  *
  * Context: any; takes each CPU's raw lock with IRQs saved.
- * Return: every CPU's energy plus the uncore's, nJ.
  */
-u64 vcpufreq_emu_package_nj(u64 *uncore_nj)
+void vcpufreq_emu_package(struct vcpufreq_emu_package *pkg)
 {
 	u64 now = ktime_get_ns(), total = 0;
 	struct vcpufreq_emu_cpu *ec;
@@ -481,9 +503,11 @@ u64 vcpufreq_emu_package_nj(u64 *uncore_nj)
 		total += ec->energy_nj;
 		raw_spin_unlock_irqrestore(&ec->lock, flags);
 	}
-	*uncore_nj = vcpufreq_em_nj(now - vcpufreq_emu_t0_ns,
-				    vcpufreq_machine.uncore_uw);
-	return total + *uncore_nj;
+	pkg->uncore_nj = vcpufreq_em_nj(now - vcpufreq_emu_t0_ns,
+					vcpufreq_machine.uncore_uw);
+	pkg->idle_cores_nj = vcpufreq_em_nj(now - vcpufreq_emu_t0_ns,
+					    vcpufreq_machine.idle_cores_uw);
+	pkg->total_nj = total + pkg->uncore_nj + pkg->idle_cores_nj;
 }
 
 /**
@@ -529,6 +553,50 @@ static int vcpufreq_cppc_check(void)
 	return 0;
 }
 
+/*
+ * energy_scope= and package_cores=, and the power the guest pays beside
+ * its CPUs.  One log line on bad input.
+ */
+static int vcpufreq_em_scope_check(void)
+{
+	struct vcpufreq_em_static_in in = {
+		.model = vcpufreq_em, .nr_cpus = num_possible_cpus(),
+	};
+	struct vcpufreq_machine *mc = &vcpufreq_machine;
+	struct vcpufreq_em_static_out out;
+	int scope;
+
+	scope = match_string(vcpufreq_em_scope_names, VCPUFREQ_EM_SCOPE_NR,
+			     energy_scope);
+	if (scope < 0) {
+		pr_err("energy_scope=%s is unknown: use slice or package\n",
+		       energy_scope ? energy_scope : "");
+		return -EINVAL;
+	}
+	if (package_cores && scope != VCPUFREQ_EM_PACKAGE) {
+		pr_err("package_cores= needs energy_scope=package\n");
+		return -EINVAL;
+	}
+	if (scope != VCPUFREQ_EM_SLICE && !vcpufreq_emulate) {
+		pr_err("energy_scope=%s needs emulate=1\n", energy_scope);
+		return -EINVAL;
+	}
+	in.scope = scope;
+	in.package_cores = package_cores ? package_cores : vcpufreq_em_cores;
+	if (vcpufreq_emulate && vcpufreq_em_static(&in, &out)) {
+		pr_err("package_cores=%u: the package needs %u..%u cores, and at most %u W besides its busy CPUs\n",
+		       in.package_cores, in.nr_cpus, VCPUFREQ_EM_MAX_CORES,
+		       U32_MAX / 1000000);
+		return -ERANGE;
+	}
+	mc->scope = scope;
+	mc->package_cores = scope == VCPUFREQ_EM_PACKAGE ? in.package_cores : 0;
+	mc->uncore_uw = out.uncore_uw;
+	mc->idle_cores = out.idle_cores;
+	mc->idle_cores_uw = out.idle_cores_uw;
+	return 0;
+}
+
 /**
  * vcpufreq_emu_check() - check the emulation's parameters, fill the machine
  *
@@ -537,9 +605,9 @@ static int vcpufreq_cppc_check(void)
  * whatever emulate= is, to refuse cppc_page= without it.
  *
  * Context: process context, module init, after the table is set up.
- * Return: 0; -ERANGE for a period out of range or a table slower than
- * f_top / VCPUFREQ_EMU_MAX_SLOWDOWN, -EINVAL for a bad cppc_page=, each
- * with one log line.
+ * Return: 0; -ERANGE for a period out of range, a table slower than
+ * f_top / VCPUFREQ_EMU_MAX_SLOWDOWN or a package_cores= out of range,
+ * -EINVAL for a bad cppc_page= or energy_scope=, each with one log line.
  */
 int vcpufreq_emu_check(void)
 {
@@ -551,6 +619,8 @@ int vcpufreq_emu_check(void)
 	int ret;
 
 	ret = vcpufreq_cppc_check();
+	if (!ret)
+		ret = vcpufreq_em_scope_check();
 	if (ret || !vcpufreq_emulate)
 		return ret;
 	if (vcpufreq_emulate_period_us < 100 ||
@@ -587,7 +657,6 @@ int vcpufreq_emu_check(void)
 		vcpufreq_em_busy(&in, &out);
 		mc->slot_uw[i] = out.busy_uw;
 	}
-	mc->uncore_uw = vcpufreq_em->uncore_uw_per_core * num_possible_cpus();
 	mc->period_ns = (u64)vcpufreq_emulate_period_us * NSEC_PER_USEC;
 	return 0;
 }

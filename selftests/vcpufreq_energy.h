@@ -11,6 +11,8 @@
 #ifndef VCPUFREQ_ENERGY_H
 #define VCPUFREQ_ENERGY_H
 
+#include <linux/errno.h>
+#include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/time64.h>
@@ -39,8 +41,8 @@ struct vcpufreq_em_point {
  * @b_uw_per_v:	static (leakage) term, uW per V
  * @idle_uw:	power of an idle (halted) core, uW
  * @uncore_uw_per_core: the package's uncore power (I/O die, LLC, memory
- *		controllers) divided by its core count, uW: the guest is a
- *		slice of the package with as many cores as it has CPUs
+ *		controllers) divided by its core count, uW (what the guest
+ *		pays of it: vcpufreq_em_static())
  *
  * Per core, P_busy(f) = a V(f)^2 f + b V(f).
  */
@@ -72,6 +74,96 @@ struct vcpufreq_em_out {
 	u32 mv;
 	u32 busy_uw;
 };
+
+/**
+ * enum vcpufreq_em_scope - how much of the package the guest pays for
+ * @VCPUFREQ_EM_SLICE:	a slice of the package with as many cores as the
+ *			guest has CPUs: the uncore's share of those cores
+ * @VCPUFREQ_EM_PACKAGE: the whole package: the guest's CPUs are some of
+ *			its cores, the others idle, and all of the uncore
+ * @VCPUFREQ_EM_SCOPE_NR: number of scopes
+ */
+enum vcpufreq_em_scope {
+	VCPUFREQ_EM_SLICE,
+	VCPUFREQ_EM_PACKAGE,
+	VCPUFREQ_EM_SCOPE_NR
+};
+
+/* Most cores a package (or the packages modelled) may have. */
+#define VCPUFREQ_EM_MAX_CORES	1024U
+
+/**
+ * struct vcpufreq_em_static_in - input of vcpufreq_em_static()
+ * @model:	the part's model
+ * @scope:	slice or whole package
+ * @nr_cpus:	the guest's CPUs, at least 1
+ * @package_cores: cores of the package(s) modelled (VCPUFREQ_EM_PACKAGE
+ *		only), @nr_cpus..VCPUFREQ_EM_MAX_CORES
+ */
+struct vcpufreq_em_static_in {
+	const struct vcpufreq_em_model *model;
+	enum vcpufreq_em_scope scope;
+	u32 nr_cpus;
+	u32 package_cores;
+};
+
+/**
+ * struct vcpufreq_em_static_out - output of vcpufreq_em_static()
+ * @uncore_uw:	the uncore power the guest pays, uW
+ * @idle_cores:	cores of the package that are not the guest's CPUs
+ * @idle_cores_uw: their power, idle all the time, uW
+ */
+struct vcpufreq_em_static_out {
+	u32 uncore_uw;
+	u32 idle_cores;
+	u32 idle_cores_uw;
+};
+
+/**
+ * vcpufreq_em_static() - the power the guest pays beside its own CPUs'
+ * @in:		model, scope, the guest's CPUs and the package's cores
+ * @out:	the uncore's power and the other cores' idle power
+ *
+ * A slice pays uncore_uw_per_core x @nr_cpus and has no other core.  The
+ * whole package pays uncore_uw_per_core x @package_cores, and its
+ * (@package_cores - @nr_cpus) other cores idle at idle_uw each: with one
+ * or two busy CPUs of an EPYC 7742, 64 W of I/O die and 62 idle cores
+ * beside them, as on the real part, rather than 2 W.
+ *
+ * Context: any.
+ * Return: 0; -ERANGE (@out untouched) for a package with fewer cores than
+ * @nr_cpus or more than VCPUFREQ_EM_MAX_CORES, or a power above
+ * U32_MAX uW; -EINVAL for an unknown scope.
+ */
+static inline int vcpufreq_em_static(const struct vcpufreq_em_static_in *in,
+				     struct vcpufreq_em_static_out *out)
+{
+	const struct vcpufreq_em_model *m = in->model;
+	u32 cores, others;
+	u64 uncore, idle;
+
+	switch (in->scope) {
+	case VCPUFREQ_EM_SLICE:
+		cores = in->nr_cpus;
+		break;
+	case VCPUFREQ_EM_PACKAGE:
+		cores = in->package_cores;
+		if (cores < in->nr_cpus || cores > VCPUFREQ_EM_MAX_CORES)
+			return -ERANGE;
+		break;
+	default:
+		return -EINVAL;
+	}
+	others = cores - in->nr_cpus;
+	uncore = (u64)m->uncore_uw_per_core * cores;
+	idle = (u64)m->idle_uw * others;
+	if (uncore + idle > U32_MAX)
+		return -ERANGE;
+	out->uncore_uw = uncore;
+	out->idle_cores = others;
+	out->idle_cores_uw = idle;
+	return 0;
+}
 
 /**
  * vcpufreq_em_mv() - the core voltage of a model at a frequency

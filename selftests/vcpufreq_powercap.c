@@ -46,10 +46,12 @@ static struct powercap_zone *vcpufreq_pcap_zone;
 
 static int vcpufreq_pcap_energy(struct powercap_zone *zone, u64 *energy_uj)
 {
-	u64 uncore_nj, rem;
+	struct vcpufreq_emu_package pkg;
+	u64 rem;
 
-	div64_u64_rem(div_u64(vcpufreq_emu_package_nj(&uncore_nj), 1000),
-		      vcpufreq_energy_range_uj, &rem);
+	vcpufreq_emu_package(&pkg);
+	div64_u64_rem(div_u64(pkg.total_nj, 1000), vcpufreq_energy_range_uj,
+		      &rem);
 	*energy_uj = rem;
 	return 0;
 }

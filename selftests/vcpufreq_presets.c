@@ -153,19 +153,19 @@ static const struct vcpufreq_em_model vcpufreq_generic_em = {
 static const struct vcpufreq_preset vcpufreq_presets[] = {
 	{ "epyc-7742", vcpufreq_epyc_7742_khz,
 	  ARRAY_SIZE(vcpufreq_epyc_7742_khz), 0, 3400000,
-	  &vcpufreq_epyc_7742_em },
+	  &vcpufreq_epyc_7742_em, 64 },	/* 64 cores: AMD's product page */
 	{ "xeon-e5-2687w-v3", vcpufreq_xeon_e5_2687w_v3_khz,
 	  ARRAY_SIZE(vcpufreq_xeon_e5_2687w_v3_khz), 1, 0,
-	  &vcpufreq_xeon_e5_2687w_v3_em },
+	  &vcpufreq_xeon_e5_2687w_v3_em, 10 },	/* 10 cores: Intel ARK */
 	{ "epyc-7702", vcpufreq_epyc_7702_khz,
 	  ARRAY_SIZE(vcpufreq_epyc_7702_khz), 0, 3350000,
-	  &vcpufreq_epyc_7742_em },
+	  &vcpufreq_epyc_7742_em, 64 },	/* 64 cores: AMD's product page */
 	{ "ryzen-7840hs", vcpufreq_ryzen_7840hs_khz,
 	  ARRAY_SIZE(vcpufreq_ryzen_7840hs_khz), 0, 5100000,
-	  &vcpufreq_generic_em },
+	  &vcpufreq_generic_em, 8 },	/* 8 cores: AMD's product page */
 	{ "generic", vcpufreq_generic_khz,
 	  ARRAY_SIZE(vcpufreq_generic_khz), 1, 0,
-	  &vcpufreq_generic_em },
+	  &vcpufreq_generic_em, 8 },
 };
 
 /**

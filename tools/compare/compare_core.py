@@ -785,7 +785,11 @@ def run_guest(rec, meta, plan, args):
         # One vCPU: QEMU's plain shift=3,sleep=on; several: the variant
         # that boots maxcpus=1 (see tools/vm/run).
         cmd += ['--icount=smp' if args.smp > 1 else '--icount']
-    cmd += ['--', 'env', f'SETTLE_S={args.settle:g}', 'sh', 'tools/compare/guest.sh', args.guest,
+    energy = f'energy_scope={args.energy_scope}'
+    if args.package_cores:
+        energy += f' package_cores={args.package_cores}'
+    cmd += ['--', 'env', f'SETTLE_S={args.settle:g}', f'VCPUFREQ_ENERGY={energy}',
+            'sh', 'tools/compare/guest.sh', args.guest,
             '1' if args.boost else '0', '0' if args.no_energy else '1', line]
     boot = None
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -863,6 +867,12 @@ def build_parser():
     ap.add_argument('--timeout', type=int, default=2400, help='guest time limit (s)')
     ap.add_argument('--no-energy', action='store_true',
                     help='no powercap zone: no power tables')
+    ap.add_argument('--energy-scope', choices=('slice', 'package'), default='slice',
+                    help='guest: the energy of a slice of the package (default) or of '
+                         'the whole package, its other cores idle (vcpufreq energy_scope=)')
+    ap.add_argument('--package-cores', type=int, default=0,
+                    help='guest, --energy-scope package: the package\'s cores (default: '
+                         'the preset\'s; 128: two EPYC 7742 sockets)')
     ap.add_argument('-o', '--out', help='output directory (default build/compare/DATE)')
     ap.add_argument('--report', metavar='DIR', help='re-render DIR without running')
     ap.add_argument('--dry-run', action='store_true', help='print the plan, run nothing')
@@ -975,6 +985,8 @@ def run(args):
             raise BadInput(f'configuration {gov_pstate[0]}: the guest has no intel_pstate')
         if args.smp < 1:
             raise BadInput('--smp is at least 1')
+        if args.package_cores and args.energy_scope != 'package':
+            raise BadInput('--package-cores needs --energy-scope package')
     elif not args.dry_run:
         if os.geteuid() != 0 and not os.environ.get('COMPARE_SYSFS'):
             raise BadInput('on a real machine run as root (it switches governors); '
@@ -984,7 +996,8 @@ def run(args):
     seed = args.seed if args.seed is not None else int(time.time()) % 100000
     plan = make_plan(configs, workloads, reps, seed)
     where = f'guest {args.guest}, boost {"on" if args.boost else "off"}, ' \
-        f'{args.smp} vCPUs{", icount" if args.icount else ""}' if args.guest else \
+        f'{args.smp} vCPUs{", icount" if args.icount else ""}, energy {args.energy_scope}' \
+        f'{f" of {args.package_cores} cores" if args.package_cores else ""}' if args.guest else \
         f'host {os.uname().nodename} {os.uname().release}'
     meta = {'configs': specs, 'baseline': baseline, 'workloads': [w.to_json() for w in workloads],
             'reps': reps, 'seed': seed, 'lengths': lengths, 'machine': where,

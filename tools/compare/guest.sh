@@ -24,7 +24,9 @@ for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
 	[ "$on" = 1 ] || echo 1 > "$c"
 done
 
-if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emulate_boost"; then
+# VCPUFREQ_ENERGY: energy_scope= and package_cores= (tools/compare --energy-scope)
+# shellcheck disable=SC2086
+if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emulate_boost" $VCPUFREQ_ENERGY; then
 	# Without energy the harness can still be exercised on a vcpufreq
 	# that has no emulation (requests then change no speed).
 	if [ "$need_energy" = 1 ] || ! insmod selftests/vcpufreq.ko preset="$preset"; then
