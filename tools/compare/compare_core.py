@@ -54,7 +54,10 @@ PRESETS = ('epyc-7742', 'xeon-e5-2687w-v3')
 # Programs each workload runs; the guest initramfs carries all of them.
 PROGRAMS = {'tbench': ('tbench', 'tbench_srv'), 'dbench': ('dbench',),
             'hackbench': ('hackbench',), 'cpu': ('stress-ng',),
-            'forkexec': ('sh', 'sed', 'grep'), 'burst': ('sh', 'awk'), 'cmd': ('sh',)}
+            'forkexec': ('sh', 'sed', 'grep'), 'burst': ('sh', 'awk'), 'cmd': ('sh',),
+            'periodic': ('rt-app',), 'ramp': ('rt-app',), 'pingpong': ('rt-app',)}
+# rt-app's profiles (run-one.sh): periodic-DUTY.json, ramp.json, pingpong.json.
+RTAPP_DIR = os.path.join(HERE, 'rt-app')
 Z95 = 1.959963984540054   # qnorm(0.975): mmtests' alpha = 0.05 intervals
 
 
@@ -199,7 +202,15 @@ class Workload:
         'forkexec': ('forkexec (chain of short shells, gitsource-like)', 'none', 'seconds', False),
         'burst': ('burst (fixed shell loops after idle gaps; busy time = elapsed - gaps)',
                   'idle gap (ms)', 'seconds', False),
+        'periodic': ('periodic (rt-app: fixed work every 16 ms; busy time per activation)',
+                     'duty cycle at the top frequency (%)', 'ms', False),
+        'ramp': ('ramp (rt-app: 16 ms period, duty 10 % to 90 %; busy time per activation)',
+                 'none', 'ms', False),
+        'pingpong': ('pingpong (rt-app: two tasks on CPUs 0 and 1 hand a token on; round trip)',
+                     'none', 'ms', False),
     }
+    # Kinds that take no parameter.
+    FIXED = ('forkexec', 'ramp', 'pingpong')
 
     def __init__(self, kind, name, ops, title, param, unit, higher, pattern=None):
         self.kind, self.name, self.ops = kind, name, ops
@@ -218,24 +229,33 @@ class Workload:
 
 
 def parse_workload(spec, lengths):
-    """KIND[:N,N...] with KIND tbench, dbench, hackbench, cpu or forkexec;
-    N the swept parameter; lengths the run lengths (seconds, loops, ops)."""
+    """KIND[:N,N...] with KIND one of Workload.KINDS; N the swept parameter
+    (none for Workload.FIXED); lengths the run lengths (seconds, loops,
+    ops)."""
     kind, _, sweep = spec.partition(':')
     if kind not in Workload.KINDS:
         raise BadInput(f'workload {spec}: unknown (known: {" ".join(Workload.KINDS)}, or --cmd)')
     title, param, unit, higher = Workload.KINDS[kind]
     counts = []
     if sweep:
-        if kind == 'forkexec':
-            raise BadInput(f'workload {spec}: forkexec has no parameter to sweep')
+        if kind in Workload.FIXED:
+            raise BadInput(f'workload {spec}: {kind} has no parameter to sweep')
         for c in sweep.split(','):
             if not c.isdigit() or int(c) < 1:
                 raise BadInput(f'workload {spec}: "{c}" is not a positive count')
             counts.append(int(c))
     elif kind == 'burst':
         counts = [50]
-    elif kind != 'forkexec':
+    elif kind == 'periodic':
+        counts = [20, 50, 80]
+    elif kind not in Workload.FIXED:
         counts = [1]
+    for c in counts if kind == 'periodic' else []:
+        if not os.path.exists(os.path.join(RTAPP_DIR, f'periodic-{c}.json')):
+            have = sorted(int(f[9:-5]) for f in os.listdir(RTAPP_DIR)
+                          if re.fullmatch(r'periodic-\d+\.json', f))
+            raise BadInput(f'workload {spec}: no rt-app profile for a {c} % duty cycle '
+                           f'(have: {",".join(map(str, have))})')
     if kind == 'tbench' or kind == 'dbench':
         ops = [(str(c), [str(c), str(lengths['seconds'])]) for c in counts]
     elif kind == 'hackbench':
@@ -244,6 +264,10 @@ def parse_workload(spec, lengths):
         ops = [(str(c), [str(c), str(lengths['cpu_ops'])]) for c in counts]
     elif kind == 'burst':
         ops = [(str(c), [str(c), str(lengths['bursts'])]) for c in counts]
+    elif kind == 'periodic':
+        ops = [(str(c), [str(c)]) for c in counts]
+    elif kind in ('ramp', 'pingpong'):
+        ops = [('', [])]
     else:
         ops = [('', [str(lengths['forkexec'])])]
     return Workload(kind, kind, ops, title, param, unit, higher)
@@ -293,6 +317,16 @@ def extract_figure(workload, lines, elapsed_s):
         if not m or elapsed_s is None:
             return None
         return elapsed_s - int(m[-1][0]) * int(m[-1][1]) / 1000.0
+    if workload.kind in ('periodic', 'ramp', 'pingpong'):
+        # run-one.sh's summary of rt-app's log: the busy time per
+        # activation of the one task, or ping's round trip.
+        if not re.search(rf'^rtapp \S+ done', text, re.M):
+            return None
+        tasks = {t: (float(b), float(p)) for t, b, p in re.findall(
+            r'^rtapp task (\S+) loops \d+ busy_ms ([0-9.]+) period_ms ([0-9.]+)', text, re.M)}
+        if workload.kind == 'pingpong':
+            return tasks['ping'][1] if 'ping' in tasks else None
+        return next(iter(tasks.values()))[0] if len(tasks) == 1 else None
     if workload.kind == 'cmd' and workload.pattern:
         m = re.findall(workload.pattern, text)
         try:
@@ -782,9 +816,12 @@ def run_guest(rec, meta, plan, args):
     cmd = [os.path.join(TOP, 'tools/vm/run'), '--name', args.name, '--smp', str(args.smp),
            '--timeout', str(args.timeout)]
     if args.icount:
-        # One vCPU: QEMU's plain shift=3,sleep=on; several: the variant
-        # that boots maxcpus=1 (see tools/vm/run).
-        cmd += ['--icount=smp' if args.smp > 1 else '--icount']
+        # One vCPU: sleep=off, so an idle gap lasts exactly until the
+        # next guest timer, not as long as the host took to wake QEMU
+        # (Documentation/bench.rst, "Repeatability under instruction
+        # counting").  Several: tools/vm/run's variant that boots
+        # maxcpus=1; QEMU 7.2 shares its instruction clock unfairly.
+        cmd += ['--icount=smp' if args.smp > 1 else '--icount=shift=3,sleep=off']
     cmd += ['--', 'env', f'SETTLE_S={args.settle:g}', 'sh', 'tools/compare/guest.sh', args.guest,
             '1' if args.boost else '0', '0' if args.no_energy else '1', line]
     boot = None
@@ -836,7 +873,8 @@ def build_parser():
                     '(default ondemand, else the first)')
     ap.add_argument('-w', '--workload', action='append', metavar='KIND[:N,...]',
                     help='tbench:CLIENTS,.. dbench:CLIENTS,.. hackbench:GROUPS,.. '
-                         'cpu:WORKERS,.. forkexec burst:GAP_MS,..; repeat')
+                         'cpu:WORKERS,.. forkexec burst:GAP_MS,.. periodic:DUTY_PCT,.. '
+                         'ramp pingpong; repeat')
     ap.add_argument('--cmd', action='append', nargs=2, metavar=('NAME', 'COMMAND'),
                     default=[], help='a user command as a workload (figure: elapsed s)')
     ap.add_argument('--cmd-figure', action='append', nargs=3, default=[],
@@ -855,11 +893,14 @@ def build_parser():
                     'preset: ' + ', '.join(PRESETS))
     ap.add_argument('--no-boost', dest='boost', action='store_false',
                     help='guest: emulate no boost above P0')
+    ap.add_argument('--icount', dest='icount', action='store_true', default=None,
+                    help='guest: instruction counting (the default with 1 vCPU)')
     ap.add_argument('--no-icount', dest='icount', action='store_false',
-                    help='guest: no instruction counting (faster, not repeatable)')
+                    help='guest: no instruction counting, one host thread per vCPU '
+                         '(MTTCG; the default with several vCPUs)')
     ap.add_argument('--smp', type=int, default=1,
-                    help='guest vCPUs (default 1: with more, under --icount=smp, the '
-                         'emulated stalls overshoot; see Documentation/bench.rst)')
+                    help='guest vCPUs (default 1; with more the guest runs without '
+                         'instruction counting: see Documentation/bench.rst)')
     ap.add_argument('--timeout', type=int, default=2400, help='guest time limit (s)')
     ap.add_argument('--no-energy', action='store_true',
                     help='no powercap zone: no power tables')
@@ -975,12 +1016,16 @@ def run(args):
             raise BadInput(f'configuration {gov_pstate[0]}: the guest has no intel_pstate')
         if args.smp < 1:
             raise BadInput('--smp is at least 1')
+        if args.smp < 2 and any(w.kind == 'pingpong' for w in workloads):
+            raise BadInput('workload pingpong needs two CPUs: --smp 2')
     elif not args.dry_run:
         if os.geteuid() != 0 and not os.environ.get('COMPARE_SYSFS'):
             raise BadInput('on a real machine run as root (it switches governors); '
                            'or --guest PRESET')
         host_checks(configs, workloads, not args.no_energy,
                     os.environ.get('COMPARE_SYSFS', '/sys'))
+    if args.icount is None:
+        args.icount = args.smp == 1
     seed = args.seed if args.seed is not None else int(time.time()) % 100000
     plan = make_plan(configs, workloads, reps, seed)
     where = f'guest {args.guest}, boost {"on" if args.boost else "off"}, ' \

@@ -49,6 +49,12 @@ if [ "$need_energy" = 1 ] && [ ! -r $zone ]; then
 fi
 echo "COMPARE_BOOT cpus=$(nproc) preset=$preset emulate_boost=$emulate_boost max_p_khz=$max_p max_boost_khz=$boost governors=$(tr ' ' ',' < $CPUFREQ/policy0/scaling_available_governors | sed 's/,$//')"
 
+# With several CPUs tbench's server runs on the last one and its clients
+# on the others: one client and its server then always ping-pong across
+# two CPUs, as on the seeds' machines, instead of landing on one CPU in
+# some runs and on two in others.
+[ "$(nproc)" -gt 1 ] && export COMPARE_PIN=1
+
 echo "$plan" | while read -r line; do
 	[ -n "$line" ] || continue
 	eval "set -- $line"
