@@ -200,6 +200,25 @@ class Parsing(unittest.TestCase):
         approx(self, cc.extract_figure(w, ['burst 20 x gap 50 ms done'], 3.0), 2.0, 1e-12)
         self.assertIsNone(cc.extract_figure(w, ['killed'], 3.0))
 
+    def test_rtapp_figures(self):
+        # periodic and ramp: the one task's busy ms per activation;
+        # pingpong: ping's period (the round trip); none without "done".
+        one = ['rtapp task periodic loops 100 busy_ms 3.3912 period_ms 16.0010 slack_ms 12.6 missed 0',
+               'rtapp periodic-20 done']
+        two = ['rtapp task ping loops 250 busy_ms 2.2 period_ms 4.5120 slack_ms 0.0 missed 0',
+               'rtapp task pong loops 250 busy_ms 2.1 period_ms 4.5118 slack_ms 0.0 missed 0',
+               'rtapp pingpong done']
+        w = cc.parse_workload('periodic:20', self.lengths)
+        self.assertEqual(w.ops, [('20', ['20'])])
+        approx(self, cc.extract_figure(w, one, 9.0), 3.3912, 1e-12)
+        self.assertIsNone(cc.extract_figure(w, one[:1], 9.0))
+        self.assertIsNone(cc.extract_figure(w, two, 9.0))
+        self.assertEqual([o[0] for o in cc.parse_workload('periodic', self.lengths).ops],
+                         ['20', '50', '80'])
+        w = cc.parse_workload('pingpong', self.lengths)
+        self.assertEqual(w.ops, [('', [])])
+        approx(self, cc.extract_figure(w, two, 9.0), 4.512, 1e-12)
+
     def test_cmd_pattern_and_elapsed(self):
         w = cc.parse_cmd('x', 'true', ('score ([0-9.]+)', 'higher'))
         self.assertEqual(cc.extract_figure(w, ['score 1', 'score 2.5'], 9.0), 2.5)
@@ -302,6 +321,15 @@ class BadInput(unittest.TestCase):
 
     def test_baseline_not_a_config(self):
         self.check('--guest', 'epyc-7742', '-c', 'schedutil', '-b', 'ondemand', want='baseline')
+
+    def test_rtapp_profile_missing(self):
+        self.check('--guest', 'epyc-7742', '-w', 'periodic:30', want='no rt-app profile for a 30 %')
+
+    def test_rtapp_fixed_kinds_take_no_sweep(self):
+        self.check('--guest', 'epyc-7742', '-w', 'ramp:2', want='ramp has no parameter')
+
+    def test_pingpong_needs_two_cpus(self):
+        self.check('--guest', 'epyc-7742', '-w', 'pingpong', want='--smp 2')
 
     def test_report_not_an_output_dir(self):
         with tempfile.TemporaryDirectory() as d:
@@ -413,6 +441,35 @@ class Runner(unittest.TestCase):
         r = self.run_one('ondemand', 'cmd', 'exit 3')
         self.assertEqual(r.returncode, 1)
         self.assertIn('status=failed rc=3', r.stdout)
+
+    @unittest.skipUnless(shutil.which('rt-app'), 'no rt-app on this host')
+    def test_rtapp_calibrates_once_under_performance(self):
+        # The calibration selects performance on every policy first; the
+        # configuration and the original governor follow as for any run.
+        pol = 'devices/system/cpu/cpufreq/policy0'
+        cache = os.path.join(self.d, 'compare-rtapp-ns-per-loop')
+        r = self.run_one('ondemand', 'periodic', '20')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(cache) as f:
+            ns = int(f.read())
+        self.assertGreater(ns, 0)
+        self.assertIn(f'COMPARE_OUT 5 rtapp calibration {ns} ns per loop', r.stdout.splitlines())
+        fig = cc.extract_figure(cc.parse_workload('periodic:20', {}), [
+            ln.split(' ', 2)[2] for ln in r.stdout.splitlines() if ln.startswith('COMPARE_OUT 5 ')], 1.0)
+        self.assertIsNotNone(fig, r.stdout)
+        self.assertEqual(self.read(f'{pol}/scaling_governor'), 'schedutil')
+        # A second run takes the kept value.
+        with open(cache, 'w') as f:
+            f.write('123456\n')
+        r = self.run_one('ondemand', 'periodic', '20')
+        self.assertIn('COMPARE_OUT 5 rtapp calibration 123456 ns per loop', r.stdout.splitlines())
+
+    def test_rtapp_bad_args(self):
+        for wl in (['periodic', '2x'], ['periodic', '33'], ['ramp', '1']):
+            r = self.run_one('ondemand', *wl)
+            self.assertEqual(r.returncode, 2, wl)
+            self.assertEqual(self.read('devices/system/cpu/cpufreq/policy0/scaling_governor'),
+                             'schedutil')
 
 
 @unittest.skipUnless(shutil.which('busybox'), 'no busybox on this host')
