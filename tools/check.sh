@@ -30,10 +30,11 @@
 #      CPUs side by side at two P-states, each at its own speed and power
 #      (the timing checks skip, with the measured reason, when a busy
 #      host runs the two vCPUs unevenly); about 2.5 minutes.
-#   7. compare: tools/compare's unit tests (statistics, plan, runner on a
-#      fake sysfs, bad input; host, a second)
+#   7. compare: tools/compare's unit tests (statistics, plan, runner and
+#      the whole tool on a fake sysfs, interrupted plans, bad input; host,
+#      about 35 s)
 #   8. compare-guest: tools/compare end to end in the guest (2
-#      configurations x 1 short run x 2 repetitions under icount)
+#      configurations x 3 short workloads x 2 repetitions under icount)
 # Each part's output is kept in build/check/.  Set CHECK_ONLY to a
 # space-separated subset (deps lint fi-probe install kunit selftests cppc
 # selftests-debug emulation emulation-smp compare compare-guest) to run

@@ -81,9 +81,8 @@ for policy in $policies; do
 	phase half half
 	phase busy90 busy90
 	phase idle_again idle
+	# run-one.sh puts back the governor and its tunables as it found them.
 	consequences "sugov_inv:$policy" "$policy"
-	# run-one.sh puts the governor back, not the policy: select it again.
-	for p in $CPUFREQ/policy*; do echo sugov_inv > "$p/scaling_governor"; done
 done
 consequences performance performance
 consequences powersave powersave
