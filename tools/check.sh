@@ -157,7 +157,7 @@ if want selftests-debug; then
 			--append "null_blk.irqmode=2 null_blk.completion_nsec=200000" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env LIMITS_SETTLE_MS=8000 IDLE_SETTLE_MS=5000 \
-			sh selftests/run.sh '[2-8]0-*.sh'
+			sh selftests/run.sh '[2-8]0-*.sh' 45-resync.sh 75-no-drop.sh
 		rc=$?
 		[ -s "$log" ] || failed_part "guest did not boot" "$log"
 		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
@@ -185,7 +185,7 @@ if want emulation; then
 	echo "== emulation: 15-emulation in an instruction-counted guest"
 	# Guest time follows executed instructions (--icount), so a slowed
 	# CPU's job takes measurably longer whatever the host is doing; one
-	# vCPU, as icount with several hangs at SMP bring-up (issue 10).
+	# vCPU, as icount with several hangs at SMP bring-up here.
 	log=$build/vm/check-emulation.log
 	"$top/tools/vm/run" --name check-emulation --timeout 600 --smp 1 --icount \
 		-- env EMU_TIMING=1 sh selftests/run.sh '15-*.sh'
