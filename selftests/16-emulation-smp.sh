@@ -12,9 +12,10 @@
 # Documentation/bench.rst, "Several CPUs", has the measured numbers.
 #
 # Needs EMU_SMP=1 and two CPUs (tools/check.sh's "emulation-smp" part:
-# tools/vm/run --smp 2); skips otherwise.  Under instruction counting
-# (tools/vm/run --icount=smp) QEMU 7.2 shares one instruction clock
-# between the vCPUs unfairly, and the checks would fail.
+# tools/vm/run --smp 2); skips otherwise.  Not under instruction
+# counting (tools/vm/run --icount=smp): there one instruction clock
+# serves every vCPU, so a CPU's speed depends on the other's load, and
+# QEMU 7.2 shares that clock unevenly (Documentation/bench.rst).
 . "$(dirname "$0")/ktap.sh"
 
 KO=${VCPUFREQ_KO:-/sugov/selftests/vcpufreq.ko}
@@ -34,7 +35,7 @@ busy_uw() { awk -v k="$1" '$1 == "busy_uw" && $2 == k { print $3 }' $DBG/config;
 idle_uw() { awk '$1 == "idle_uw" { print $2 }' $DBG/config; }
 
 # busybox awk has no math library: a square root by Newton's method, for
-# the geometric mean of a pair's two orders.
+# geometric means of two and four ratios.
 AWK_SQRT='function sqrt_(x,  y, k) { y = x > 1 ? x : 1; for (k = 0; k < 60; k++) y = (y + x / y) / 2; return y }'
 
 set_policy() { echo "$3" > "$CPUFREQ/policy$1/$2"; }
