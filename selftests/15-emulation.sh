@@ -109,16 +109,6 @@ job() {
 	for _p in $_pids; do wait "$_p"; done
 }
 
-# ktap_check_v DESC CMD...: ktap_check that shows CMD's output (the
-# measured numbers) whether it passes or fails.
-ktap_check_v() {
-	_desc=$1
-	shift
-	if _out=$("$@" 2>&1); then _st=0; else _st=1; fi
-	[ -n "$_out" ] && echo "$_out" | sed 's/^/# /' | head -n 20
-	ktap_result "$_desc" $_st
-}
-
 ktap_plan $CHECKS
 modprobe cpufreq_userspace 2>/dev/null
 

@@ -26,7 +26,8 @@ bad=0
 # selftests/SUITE.sh on Debian's kernel, or with "debug" on the project's
 # debug test kernel (lockdep, KASAN; built by make kunit), 2 vCPUs, or
 # with "icount" in an instruction-counted 1-vCPU guest with EMU_TIMING=1
-# (15-emulation's timing checks).
+# (15-emulation's timing checks), or with "smp" in a 2-vCPU guest without
+# instruction counting with EMU_SMP=1 (16-emulation-smp).
 run_one() {
 	local name=$1 file=$2 expr=$3 suite=$4 kernel=${5:-}
 	local t=$scratch/tree log nf kdir
@@ -53,6 +54,11 @@ run_one() {
 	elif [ "$kernel" = icount ]; then
 		vmargs=(--smp 1 --icount)
 		envargs=(env EMU_TIMING=1)
+	elif [ "$kernel" = smp ]; then
+		# -cpu max, as make check's emulation-smp part: HPET, not the
+		# Intel model's TSC, for the stall loop's clock.
+		vmargs=(--smp 2 --cpu max)
+		envargs=(env EMU_SMP=1)
 	fi
 	BUILD_DIR=$t/build "$t/tools/vm/run" --name mutant --timeout 900 \
 		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 "${vmargs[@]}" \
@@ -115,7 +121,7 @@ run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $D \
 	'/^void sugov_inv_debugfs_exit(/,/^}/ s/^\tdebugfs_remove_recursive(sugov_inv_debugfs);$/\t(void)sugov_inv_debugfs;/' 50-lifecycle
 
 # The emulated machine (vcpufreq emulate=1), 15-emulation.
-V=selftests/vcpufreq_emu.c E=selftests/vcpufreq_energy.h
+V=selftests/vcpufreq_emu.c E=selftests/vcpufreq_energy.h DRV=selftests/vcpufreq_driver.c
 P=selftests/vcpufreq_powercap.c
 run_one "emu: the stall timer never spins (no slow-down)" $V \
 	's/^\tif (spin) {$/\tif (0) {/' 15-emulation icount
@@ -135,6 +141,8 @@ run_one "emu: frequency changes reach x86's TSC notifier (sched_clock rescaled)"
 	's/^\tret = vcpufreq_emu_tsc_hide();$/\tret = 0;/' 15-emulation icount
 run_one "emu: emulate_period_us not range-checked" $V \
 	's/^\tif (vcpufreq_emulate_period_us < 100 ||$/\tif (0 \&\&/' 15-emulation icount
+run_one "emu: a policy's frequency change sets every CPU's emulated speed" $DRV \
+	's/^\t\t\tvcpufreq_emu_set(cpu, idx, cpufreq_boost_enabled());$/\t\t\t{ unsigned int c; for_each_online_cpu(c) vcpufreq_emu_set(c, idx, cpufreq_boost_enabled()); }/' 16-emulation-smp smp
 run_one "emu: an offline CPU keeps using energy" $V \
 	's/^\tif (!ec->online)$/\tif (0)/' 15-emulation
 run_one "emu: the offline callback leaves the CPU's timer running (unload)" $V \

@@ -52,7 +52,8 @@ def add_run_opts(ap: argparse.ArgumentParser) -> None:
                     '(default ondemand, else the first)')
     ap.add_argument('-w', '--workload', action='append', metavar='KIND[:N,...]',
                     help='tbench:CLIENTS,.. dbench:CLIENTS,.. hackbench:GROUPS,.. '
-                         'cpu:WORKERS,.. forkexec burst:GAP_MS,..; repeat')
+                         'cpu:WORKERS,.. forkexec burst:GAP_MS,.. periodic:DUTY_PCT,.. '
+                         'ramp pingpong; repeat')
     ap.add_argument('--cmd', action='append', nargs=2, metavar=('NAME', 'COMMAND'),
                     default=[], help='a shell command as a workload (figure: elapsed s); '
                     'on a real machine it runs as root, like every workload')
@@ -91,12 +92,16 @@ def add_run_opts(ap: argparse.ArgumentParser) -> None:
                          'preset\'s vcpufreq preset')
     ap.add_argument('--no-boost', dest='boost', action='store_false',
                     help='guest: emulate no boost above P0')
+    ap.add_argument('--icount', dest='icount', action='store_true', default=None,
+                    help='guest: instruction counting (the default with 1 vCPU)')
     ap.add_argument('--no-icount', dest='icount', action='store_false',
-                    help='guest: no instruction counting (faster, not repeatable)')
+                    help='guest: no instruction counting, one host thread per vCPU '
+                         '(MTTCG; the default with several vCPUs)')
     ap.add_argument('--smp', type=int, default=1,
-                    help='guest vCPUs (default 1: with more, under --icount=smp, the '
-                         'emulated stalls overshoot; see Documentation/bench.rst)')
-    ap.add_argument('--timeout', type=int, default=2400, help='guest time limit (s)')
+                    help='guest vCPUs (default 1; with more the guest runs without '
+                         'instruction counting: see Documentation/bench.rst)')
+    ap.add_argument('--timeout', type=int, help='guest time limit (s; default 20 s a run, '
+                    'at least 2400: a loaded host slows the guest several times)')
     ap.add_argument('--guest-setup', metavar='CMD',
                     help='guest: a shell command run after the modules are loaded and '
                          'before the plan (a governor and tunables to start from)')
@@ -251,6 +256,11 @@ def resolve(args: argparse.Namespace) -> Request:
             raise BadInput('--smp is at least 1')
         if args.package_cores and args.energy_scope != 'package':
             raise BadInput('--package-cores needs --energy-scope package')
+        if args.smp < 2 and any(w.kind == 'pingpong' for w in workloads):
+            raise BadInput('workload pingpong needs two CPUs: --smp 2')
+        # Several vCPUs run without instruction counting unless told.
+        if args.icount is None:
+            args.icount = args.smp == 1
     # On a real machine the sizes the user did not give come from a
     # probe run (tbench and dbench take the duration itself).
     calib = [] if guest else [
@@ -364,7 +374,8 @@ def guest_command(args: argparse.Namespace, req: Request, name: str,
     env['VCPUFREQ_ENERGY'] = f'energy_scope={args.energy_scope}' + (
         f' package_cores={args.package_cores}' if args.package_cores else '')
     assert req.guest is not None
-    return runner.guest_command(name, args.smp, args.timeout, args.icount, args.cppc, env,
+    timeout = args.timeout or max(2400, 20 * len(plan))
+    return runner.guest_command(name, args.smp, timeout, args.icount, args.cppc, env,
                                 [req.guest, '1' if args.boost else '0',
                                  '0' if args.no_energy else '1'], plan)
 

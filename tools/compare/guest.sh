@@ -85,6 +85,12 @@ state() {
 }
 echo "COMPARE_STATE before=$(state)"
 
+# With several CPUs tbench's server runs on the last one and its clients
+# on the others: one client and its server then always ping-pong across
+# two CPUs, as on the seeds' machines, instead of landing on one CPU in
+# some runs and on two in others.
+[ "$(nproc)" -gt 1 ] && export COMPARE_PIN=1
+
 echo "$plan" | while read -r line; do
 	[ -n "$line" ] || continue
 	eval "set -- $line"
