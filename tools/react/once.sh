@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# One reaction measurement, run by tools/compare/run-one.sh as a "cmd"
+# workload under the configuration it selected: CPU idles, then one
+# thread runs flat out on it; prints how long after the thread first ran
+# on the CPU the governor first asked vcpufreq for the top of the table.
+#
+# Usage: sh tools/react/once.sh CPU RUN_MS
+# Prints "REACT ms=M first_khz=K" (ms=none: no request for the top
+# within RUN_MS) and "REACT_REQ T_MS:KHZ,..." (every request for the CPU
+# from the thread's start, ms relative to it).
+#
+# The thread's start is its first sched_switch onto CPU (ftrace, mono
+# clock: the clock of vcpufreq's request record, ktime_get_ns()).  Before
+# it the CPU is woken a few times, briefly, then left idle for a second,
+# so the governor has a history and nothing to remember from it.
+cpu=$1 run_ms=$2
+T=/sys/kernel/tracing
+V=/sys/kernel/debug/vcpufreq
+top=$(cat /sys/devices/system/cpu/cpu"$cpu"/cpufreq/cpuinfo_max_freq)
+
+taskset -c "$cpu" sh -c 'i=0; while [ $i -lt 10 ]; do sleep 0.05; i=$((i + 1)); done'
+sleep 1
+
+echo 0 > $T/tracing_on
+echo mono > $T/trace_clock
+echo > $T/trace
+echo 1 > $T/events/sched/sched_switch/enable
+echo 1 > $V/reset
+echo 1 > $T/tracing_on
+taskset -c "$cpu" sh -c 'while :; do :; done' &
+pid=$!
+sleep "$(echo "$run_ms" | awk '{ printf "%.3f", $1 / 1000 }')"
+kill "$pid"
+wait "$pid" 2>/dev/null
+echo 0 > $T/tracing_on
+echo 0 > $T/events/sched/sched_switch/enable
+
+# "  sh-123   [001] d..2.  45.678901: sched_switch: ... next_pid=123 ..."
+t0_us=$(grep "\[$(printf %03d "$cpu")\]" $T/trace | grep " next_pid=$pid " | head -n 1 |
+	sed -n 's/.* \([0-9]*\)\.\([0-9]*\): sched_switch.*/\1\2/p')
+if [ -z "$t0_us" ]; then
+	echo "REACT ms=error (the thread never ran on CPU $cpu)"
+	exit 1
+fi
+awk -v cpu="$cpu" -v top="$top" -v t0="$t0_us" '
+	$2 == cpu && $1 / 1000 >= t0 {
+		ms = ($1 / 1000 - t0) / 1000
+		req = req sep sprintf("%.1f:%d", ms, $3); sep = ","
+		if (first == "") first = $3
+		if ($3 == top && hit == "") hit = sprintf("%.1f", ms)
+	}
+	END {
+		printf "REACT ms=%s first_khz=%s\n", hit == "" ? "none" : hit, first == "" ? "none" : first
+		printf "REACT_REQ %s\n", req == "" ? "-" : req
+	}' $V/requests
