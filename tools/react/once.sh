@@ -7,21 +7,30 @@
 # on the CPU the governor first asked vcpufreq for the top of the table.
 #
 # Usage: sh tools/react/once.sh CPU RUN_MS
-# Prints "REACT ms=M first_khz=K" (ms=none: no request for the top
-# within RUN_MS) and "REACT_REQ T_MS:KHZ,..." (every request for the CPU
+# Prints "REACT ms=M first_khz=K start_khz=S" (ms=none: no request for
+# the top within RUN_MS; S: the CPU's frequency when the thread started) and "REACT_REQ T_MS:KHZ,..." (every request for the CPU
 # from the thread's start, ms relative to it).
 #
 # The thread's start is its first sched_switch onto CPU (ftrace, mono
 # clock: the clock of vcpufreq's request record, ktime_get_ns()).  Before
 # it the CPU is woken a few times, briefly, then left idle for a second,
-# so the governor has a history and nothing to remember from it.
+# so the governor has a history and nothing to remember from it, and the
+# CPU is brought to the bottom of the table through scaling_max_freq (a
+# governor may leave an idle CPU anywhere: nothing evaluates it), so every
+# configuration starts from the same place.
 cpu=$1 run_ms=$2
 T=/sys/kernel/tracing
 V=/sys/kernel/debug/vcpufreq
-top=$(cat /sys/devices/system/cpu/cpu"$cpu"/cpufreq/cpuinfo_max_freq)
+P=/sys/devices/system/cpu/cpu$cpu/cpufreq
+top=$(cat $P/cpuinfo_max_freq)
+bottom=$(cat $P/cpuinfo_min_freq)
 
 taskset -c "$cpu" sh -c 'i=0; while [ $i -lt 10 ]; do sleep 0.05; i=$((i + 1)); done'
+echo "$bottom" > $P/scaling_max_freq
+sleep 0.05
+echo "$top" > $P/scaling_max_freq
 sleep 1
+start_khz=$(cat $P/scaling_cur_freq)
 
 echo 0 > $T/tracing_on
 echo mono > $T/trace_clock
@@ -44,7 +53,7 @@ if [ -z "$t0_us" ]; then
 	echo "REACT ms=error (the thread never ran on CPU $cpu)"
 	exit 1
 fi
-awk -v cpu="$cpu" -v top="$top" -v t0="$t0_us" '
+awk -v cpu="$cpu" -v top="$top" -v t0="$t0_us" -v start="$start_khz" '
 	$2 == cpu && $1 / 1000 >= t0 {
 		ms = ($1 / 1000 - t0) / 1000
 		req = req sep sprintf("%.1f:%d", ms, $3); sep = ","
@@ -52,6 +61,6 @@ awk -v cpu="$cpu" -v top="$top" -v t0="$t0_us" '
 		if ($3 == top && hit == "") hit = sprintf("%.1f", ms)
 	}
 	END {
-		printf "REACT ms=%s first_khz=%s\n", hit == "" ? "none" : hit, first == "" ? "none" : first
+		printf "REACT ms=%s first_khz=%s start_khz=%s\n", hit == "" ? "none" : hit, first == "" ? "none" : first, start
 		printf "REACT_REQ %s\n", req == "" ? "-" : req
 	}' $V/requests
