@@ -6,8 +6,10 @@
 # selected: BURSTS bursts of tools/compare's burst loop (300 shell loop
 # iterations, about 35 ms at the top) after GAP_MS of idle each, with
 # sugov_inv_decision (when sugov_inv runs) and power:cpu_frequency
-# recorded; prints the events of the last burst, from the end of its gap
-# to the end of the burst, in ms relative to the gap's end.
+# recorded; prints the events of the last burst, from the start of its
+# gap to the end of the burst, in ms relative to the gap's end (the shell
+# forks "sleep" before the gap and reaps it after: that work is part of
+# the burst's busy time in tools/compare).
 #
 # Usage: sh tools/react/trace-once.sh GAP_MS BURSTS
 # Prints "TRACE <ms> <event>: <fields>" lines and "TRACE_BURST <ms>" (the
@@ -25,6 +27,7 @@ echo 1 > $T/events/power/cpu_frequency/enable
 echo 1 > $T/tracing_on
 i=1
 while [ $i -le "$bursts" ]; do
+	[ $i = "$bursts" ] && echo "gap_start" > $T/trace_marker
 	sleep "$gap"
 	[ $i = "$bursts" ] && echo "burst_start" > $T/trace_marker
 	j=0
@@ -38,17 +41,22 @@ echo 0 > $T/events/power/cpu_frequency/enable
 [ -d $T/events/sugov_inv ] && echo 0 > $T/events/sugov_inv/enable
 
 # "<task>-<pid> [cpu] flags <s>.<us>: <event>: <fields>", from the last
-# burst's start marker on, times relative to it.
+# gap's start marker on, times relative to the burst's start.
 awk '
 	/^#/ { next }
 	{
 		for (k = 1; k <= NF; k++) if ($k ~ /^[0-9]+\.[0-9]+:$/) break
 		if (k > NF) next
-		t = substr($k, 1, length($k) - 1) * 1000
+		n++; t[n] = substr($k, 1, length($k) - 1) * 1000
 		ev = $(k + 1); rest = ""
 		for (m = k + 2; m <= NF; m++) rest = rest " " $m
-		if (rest ~ /burst_start/) { t0 = t; on = 1 }
-		if (!on) next
-		if (rest ~ /burst_end/) { printf "TRACE_BURST %.1f\n", t - t0; exit }
-		printf "TRACE %.1f %s%s\n", t - t0, ev, rest
+		line[n] = ev rest
+		if (rest ~ /gap_start/) first = n
+		if (rest ~ /burst_start/) t0 = t[n]
+		if (rest ~ /burst_end/) { last = n; exit }
+	}
+	END {
+		for (i = first; i <= last; i++)
+			printf "TRACE %.1f %s\n", t[i] - t0, line[i]
+		printf "TRACE_BURST %.1f\n", t[last] - t0
 	}' $T/trace
