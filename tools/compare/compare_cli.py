@@ -93,6 +93,10 @@ def add_run_opts(ap: argparse.ArgumentParser) -> None:
                     help='guest: emulate no boost above P0')
     ap.add_argument('--no-icount', dest='icount', action='store_false',
                     help='guest: no instruction counting (faster, not repeatable)')
+    ap.add_argument('--skip-idle', action='store_true',
+                    help='guest, one vCPU: instruction counting with sleep=off, so idle '
+                         'time is skipped rather than waited and a busy time does not '
+                         'grow with the host\'s load (burst repeats to 1 %%)')
     ap.add_argument('--smp', type=int, default=1,
                     help='guest vCPUs (default 1: with more, under --icount=smp, the '
                          'emulated stalls overshoot; see Documentation/bench.rst)')
@@ -257,6 +261,7 @@ def describe(req: Request, args: argparse.Namespace) -> str:
     if req.guest:
         return (f'guest {req.guest}, boost {"on" if args.boost else "off"}, {args.smp} vCPUs'
                 f'{", icount" if args.icount else ""}'
+                f'{", idle skipped" if args.icount and args.skip_idle else ""}'
                 f'{", CPPC " + args.cppc if args.cppc else ""}')
     return f'host {os.uname().nodename} {os.uname().release}'
 
@@ -355,7 +360,8 @@ def guest_command(args: argparse.Namespace, req: Request, name: str,
     assert req.guest is not None
     return runner.guest_command(name, args.smp, args.timeout, args.icount, args.cppc, env,
                                 [req.guest, '1' if args.boost else '0',
-                                 '0' if args.no_energy else '1'], plan)
+                                 '0' if args.no_energy else '1'], plan,
+                                skip_idle=args.skip_idle)
 
 
 def run_on_guest(args: argparse.Namespace, req: Request, meta: Meta, outdir: str,

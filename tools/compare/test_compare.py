@@ -592,6 +592,13 @@ class GuestCommand(unittest.TestCase):
         self.assertEqual(cmd[gi + 1:gi + 4], ['epyc-7742', '0', '1'])
         self.assertEqual(cmd[-1], '0 ondemand cpu 1 100')
 
+    def test_skip_idle(self) -> None:
+        # One vCPU: sleep=on by default, sleep=off with --skip-idle.
+        self.assertIn('--icount', self.command('--guest', 'epyc-7742'))
+        cmd = self.command('--guest', 'epyc-7742', '--skip-idle')
+        self.assertIn('--icount=shift=3,sleep=off', cmd)
+        self.assertNotIn('--icount', cmd)
+
     def test_settings_reach_the_runner(self) -> None:
         cmd = self.command('--guest', 'epyc-7742', '--freq-sample', '0', '--run-timeout', '7',
                            '--energy-poll', '2', '--guest-setup', 'echo hi')
