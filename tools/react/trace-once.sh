@@ -12,8 +12,9 @@
 # the burst's busy time in tools/compare).
 #
 # Usage: sh tools/react/trace-once.sh GAP_MS BURSTS
-# Prints "TRACE <ms> <event>: <fields>" lines and "TRACE_BURST <ms>" (the
-# burst's length).
+# Prints "TRACE <ms> <event>: <fields>" lines, "TRACE_BURST <ms>" (the
+# last burst's length) and "TRACE_BUSY <ms>,..." (every burst's busy
+# time as tools/compare counts it: gap start to burst end, less the gap).
 gap_ms=$1 bursts=$2
 T=/sys/kernel/tracing
 gap=$(echo "$gap_ms" | awk '{ printf "%.3f", $1 / 1000 }')
@@ -27,12 +28,12 @@ echo 1 > $T/events/power/cpu_frequency/enable
 echo 1 > $T/tracing_on
 i=1
 while [ $i -le "$bursts" ]; do
-	[ $i = "$bursts" ] && echo "gap_start" > $T/trace_marker
+	echo "gap_start" > $T/trace_marker
 	sleep "$gap"
-	[ $i = "$bursts" ] && echo "burst_start" > $T/trace_marker
+	echo "burst_start" > $T/trace_marker
 	j=0
 	while [ $j -lt 300 ]; do j=$((j + 1)); done
-	[ $i = "$bursts" ] && echo "burst_end" > $T/trace_marker
+	echo "burst_end" > $T/trace_marker
 	i=$((i + 1))
 done
 sleep "$gap"
@@ -42,7 +43,7 @@ echo 0 > $T/events/power/cpu_frequency/enable
 
 # "<task>-<pid> [cpu] flags <s>.<us>: <event>: <fields>", from the last
 # gap's start marker on, times relative to the burst's start.
-awk '
+awk -v gap="$gap_ms" '
 	/^#/ { next }
 	{
 		for (k = 1; k <= NF; k++) if ($k ~ /^[0-9]+\.[0-9]+:$/) break
@@ -51,12 +52,17 @@ awk '
 		ev = $(k + 1); rest = ""
 		for (m = k + 2; m <= NF; m++) rest = rest " " $m
 		line[n] = ev rest
-		if (rest ~ /gap_start/) first = n
+		if (rest ~ /gap_start/) { first = n; tg = t[n] }
 		if (rest ~ /burst_start/) t0 = t[n]
-		if (rest ~ /burst_end/) { last = n; exit }
+		if (rest ~ /burst_end/) {
+			last = n
+			busy = busy sep sprintf("%.1f", t[n] - tg - gap); sep = ","
+		}
 	}
 	END {
+		printf "TRACE_BUSY %s\n", busy
 		for (i = first; i <= last; i++)
 			printf "TRACE %.1f %s\n", t[i] - t0, line[i]
 		printf "TRACE_BURST %.1f\n", t[last] - t0
-	}' $T/trace
+	}' $T/trace | { # the last burst's events, then the summary lines
+	awk '/^TRACE_BUSY/ { s = $0; next } { print } END { print s }'; }
