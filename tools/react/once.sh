@@ -25,7 +25,11 @@ P=/sys/devices/system/cpu/cpu$cpu/cpufreq
 top=$(cat $P/cpuinfo_max_freq)
 bottom=$(cat $P/cpuinfo_min_freq)
 
-taskset -c "$cpu" sh -c 'i=0; while [ $i -lt 10 ]; do sleep 0.05; i=$((i + 1)); done'
+# The wake-ups are a shell builtin's timeouts (read -t on a FIFO no one
+# writes), not forks of sleep: under TCG a fork and exec keeps the CPU
+# busy for a tick or more, which a governor would remember as load.
+taskset -c "$cpu" sh -c 'f=/tmp/react-fifo.$$; mkfifo $f; exec 3<> $f; rm $f
+	i=0; while [ $i -lt 10 ]; do read -t 0.05 x <&3; i=$((i + 1)); done'
 echo "$bottom" > $P/scaling_max_freq
 sleep 0.05
 echo "$top" > $P/scaling_max_freq
