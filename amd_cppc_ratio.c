@@ -181,6 +181,7 @@ int amd_cppc_ratio_decode_reason(const struct amd_cppc_raw *raw,
 				 const char **reason)
 {
 	struct amd_cppc_ratio_result r = { };
+	u32 lnl_ratio;
 	int ret;
 
 	if (!raw || !res)
@@ -257,6 +258,16 @@ int amd_cppc_ratio_decode_reason(const struct amd_cppc_raw *raw,
 		r.max_boost_khz = r.kernel_max_freq_khz;
 	}
 	r.midpoint_khz = freq_ratio_midpoint_khz(r.max_p_khz, r.max_boost_khz);
+
+	/* amd_get_lowest_nonlinear_freq() of 6.1's amd-pstate; below nominal */
+	if (raw->lowest_nonlinear_perf) {
+		ret = amd_cppc_ratio_of(raw->lowest_nonlinear_perf,
+					raw->nominal_perf, &lnl_ratio);
+		if (ret)
+			goto range;
+		r.efficient_khz = ((u64)r.max_p_khz * lnl_ratio) >>
+				  AMD_CPPC_RATIO_SHIFT;
+	}
 
 	*res = r;
 	return 0;

@@ -90,6 +90,7 @@
  * @max_boost_khz: highest boost frequency with boost on, kHz
  * @kernel_ratio: Linux 6.1's invariance ratio, x1024
  * @source: where @max_p_khz and @max_boost_khz came from
+ * @efficient_khz: the hardware's efficient frequency, kHz (0: unknown)
  * @boost_switch: the cpufreq driver of the CPU's policy has a global boost
  *	switch (/sys/devices/system/cpu/cpufreq/boost) at the last refresh
  * @valid: the CPU has been probed at least once
@@ -102,6 +103,7 @@ struct freq_inv_stored {
 	u32 max_boost_khz;
 	u32 kernel_ratio;
 	enum freq_inv_source source;
+	u32 efficient_khz;
 	bool boost_switch;
 	bool valid;
 };
@@ -138,11 +140,14 @@ static DEFINE_MUTEX(freq_inv_lock);
  * @max_p_khz: max_P, kHz
  * @max_boost_khz: max_boost, kHz
  * @kernel_ratio: Linux 6.1's invariance ratio, x1024
+ * @efficient_khz: the efficient frequency (CPPC LowestNonlinearPerformance),
+ *	0 if unknown
  */
 struct freq_inv_hw {
 	u32 max_p_khz;
 	u32 max_boost_khz;
 	u32 kernel_ratio;
+	u32 efficient_khz;
 };
 
 /**
@@ -404,6 +409,7 @@ static int freq_inv_amd_read(unsigned int cpu, u32 p0_khz,
 	hw->max_p_khz = res.max_p_khz;
 	hw->max_boost_khz = res.max_boost_khz;
 	hw->kernel_ratio = res.kernel_ratio;
+	hw->efficient_khz = res.efficient_khz;
 	return 0;
 }
 
@@ -646,6 +652,9 @@ static bool freq_inv_resolve(unsigned int cpu, struct freq_inv_stored *st)
 	st->valid = true;
 	st->boost_switch = pol.boost_switch;
 	st->kernel_ratio = SCHED_CAPACITY_SCALE;
+	/* A platform fact, whoever gives max_P and max_boost */
+	if (!err)
+		st->efficient_khz = hw.efficient_khz;
 
 	if (freq_inv_overridden()) {
 		st->source = FREQ_INV_SRC_OVERRIDE;
@@ -831,6 +840,7 @@ static void freq_inv_derive(const struct freq_inv_stored *st, bool boost_off,
 	caps->midpoint_khz = freq_ratio_midpoint_khz(st->max_p_khz, max_boost);
 	caps->kernel_ratio = st->kernel_ratio;
 	caps->source = st->source;
+	caps->efficient_khz = st->efficient_khz;
 
 	switch (freq_inv_reference) {
 	case FREQ_INV_REF_MAX_BOOST:
