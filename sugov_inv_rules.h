@@ -185,7 +185,7 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 	u32 util_inv = max(in->util_inv, in->task_util);
 	u32 util_raw = max(in->util_raw, in->task_util);
 	u32 util = noinv ? util_raw : util_inv;
-	u32 hold_khz;
+	u32 hold_khz, top_khz;
 
 	out->reason = SUGOV_INV_REASON_FORMULA;
 	if (in->boost > util) {
@@ -201,12 +201,15 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 		out->freq_max_khz = in->cpu_max_khz ?: in->max_boost_khz;
 		out->raw_khz = out->freq_max_khz;
 		out->reason = SUGOV_INV_REASON_OVERUTIL;
-	} else if (in->flat_out_ns && in->run_ns >= in->flat_out_ns) {
-		out->raw_khz = in->cpu_max_khz ?: in->max_boost_khz;
-		out->reason = SUGOV_INV_REASON_FLAT_OUT;
 	} else {
 		out->raw_khz = sugov_inv_formula(in->headroom_pct,
 						 out->freq_max_khz, util);
+		top_khz = in->cpu_max_khz ?: in->max_boost_khz;
+		if (in->flat_out_ns && in->run_ns >= in->flat_out_ns &&
+		    out->raw_khz < top_khz) {
+			out->raw_khz = top_khz;
+			out->reason = SUGOV_INV_REASON_FLAT_OUT;
+		}
 	}
 
 	if (in->wake_hold) {

@@ -89,6 +89,11 @@ static const struct arrival_case arrival_cases[] = {
 		.want_util = 200, .want_raw_khz = MAX_P_KHZ,
 		.want_reason = SUGOV_INV_REASON_FLAT_OUT,
 	}, {
+		.name = "flat out, the formula already at the top: the formula",
+		.util_inv = 600, .util_raw = 600,
+		.run_ns = NSEC_PER_SEC, .flat_out_ns = 8 * NSEC_PER_MSEC,
+		.want_util = 600, .want_raw_khz = 2490234,
+	}, {
 		.name = "1 ns short of flat_out_us: the formula",
 		.util_inv = 200, .util_raw = 300,
 		.run_ns = 8 * NSEC_PER_MSEC - 1, .flat_out_ns = 8 * NSEC_PER_MSEC,
