@@ -221,14 +221,15 @@ static void sugov_inv_gather_wake(struct sugov_inv_cpu *sgc, u64 time,
 
 	in->run_ns = sugov_inv_wake_run_ns(w, time);
 	in->flat_out_ns = (u64)READ_ONCE(tunables->flat_out_us) * NSEC_PER_USEC;
-	if (!sgp->shared && sugov_inv_wake_holding(w, time, TICK_NSEC)) {
+	if (unlikely(w->pending) && !sgp->shared &&
+	    sugov_inv_wake_holding(w, time, TICK_NSEC)) {
 		in->wake_hold = true;
 		in->pre_util_inv = sugov_inv_est_util(&w->pre);
 		in->pre_util_raw = sugov_inv_est_busy(&w->pre);
 	}
 	if (is_idle_task(current))
 		return;
-	if (READ_ONCE(tunables->task_util))
+	if (unlikely(READ_ONCE(tunables->task_util)))
 		in->task_util = sugov_inv_running_task_util(&sgc->win);
 	floor_khz = READ_ONCE(tunables->busy_floor_khz);
 	if (!floor_khz && READ_ONCE(tunables->efficient_floor))
@@ -300,20 +301,24 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	sgc->samples_since_eval = 0;
 	sgc->idled_since_eval = false;
 
-	since = (s64)(time - sgp->last_freq_update_ns);
 	cached_raw = READ_ONCE(sgp->cached_raw_khz);
 	settle.raw_khz = out.raw_khz;
 	settle.last_khz = in.last_khz;
 	settle.cached_raw_khz = cached_raw;
 	settle.force = sgp->need_freq_update;
 	settle.may_hold = !sgp->shared && sgc->ran_through;
-	settle.rise_waits = !sugov_inv_step_allowed(since,
-						    READ_ONCE(sgp->up_delay_ns),
-						    in.run_ns,
-						    READ_ONCE(sgp->fast_rise_ns));
-	settle.fall_waits = !sugov_inv_step_allowed(since,
-						    READ_ONCE(sgp->down_delay_ns),
-						    0, 0);
+	settle.rise_waits = false;
+	settle.fall_waits = false;
+	if (unlikely(READ_ONCE(sgp->limits_split))) {
+		since = (s64)(time - sgp->last_freq_update_ns);
+		settle.rise_waits =
+			!sugov_inv_step_allowed(since, READ_ONCE(sgp->up_delay_ns),
+						in.run_ns,
+						READ_ONCE(sgp->fast_rise_ns));
+		settle.fall_waits =
+			!sugov_inv_step_allowed(since,
+						READ_ONCE(sgp->down_delay_ns), 0, 0);
+	}
 	sugov_inv_settle(&settle, policy, cpufreq_driver_resolve_freq);
 	if (settle.cached_raw_khz != cached_raw)
 		WRITE_ONCE(sgp->cached_raw_khz, settle.cached_raw_khz);

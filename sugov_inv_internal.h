@@ -111,6 +111,9 @@ struct sugov_inv_tunables {
  * @up_delay_ns: up_rate_limit_us in ns
  * @down_delay_ns: down_rate_limit_us in ns
  * @fast_rise_ns: a tick with the fast_rise tunable, else 0
+ * @limits_split: @up_delay_ns and @down_delay_ns differ, or fast_rise is
+ *	on: an evaluation must check which change may be sent (when they
+ *	are equal the hooks' own wait has covered both)
  * @sample_period_ns: the longer of @freq_update_delay_ns and
  *	SUGOV_INV_MIN_WINDOW_NS: how often a CPU that does not evaluate
  *	measures a window (sugov_inv_window_due())
@@ -149,6 +152,7 @@ struct sugov_inv_policy_data {
 	s64 up_delay_ns;
 	s64 down_delay_ns;
 	u64 fast_rise_ns;
+	bool limits_split;
 	s64 sample_period_ns;
 	unsigned int next_freq;
 	unsigned int cached_raw_khz;
@@ -345,6 +349,7 @@ static inline void sugov_inv_set_rate_limit(struct sugov_inv_policy_data *sgp,
 	WRITE_ONCE(sgp->up_delay_ns, up_ns);
 	WRITE_ONCE(sgp->down_delay_ns, down_ns);
 	WRITE_ONCE(sgp->fast_rise_ns, fast_ns);
+	WRITE_ONCE(sgp->limits_split, up_ns != down_ns || fast_ns);
 	WRITE_ONCE(sgp->freq_update_delay_ns, delay_ns);
 	WRITE_ONCE(sgp->sample_period_ns,
 		   max_t(s64, delay_ns, SUGOV_INV_MIN_WINDOW_NS));
