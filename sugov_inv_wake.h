@@ -25,9 +25,11 @@
  * struct sugov_inv_wake - one CPU's memory across idle stretches
  * @pre: the estimate when the CPU last went into a long idle stretch
  *	after a run of at least a tick (zero until then)
- * @run_start_ns: the latest time the CPU's current run can have begun
- *	(hook clock): the end of the last window with idle time, less that
- *	window's busy time, as if all of it came last
+ * @run_start_ns: the end of the CPU's last window with idle time (hook
+ *	clock): its current run has gone on at least since then
+ * @busy_ns: busy time of the windows with idle time since the last long
+ *	idle stretch: the CPU's short runs (a run still going on is not in
+ *	it)
  * @ran_tick: the CPU has run for a tick without idling since its last
  *	long idle stretch began (so @pre, taken at the next one, describes a
  *	real run, not a wake-up of a few microseconds)
@@ -37,6 +39,7 @@
 struct sugov_inv_wake {
 	struct sugov_inv_est pre;
 	u64 run_start_ns;
+	u64 busy_ns;
 	bool ran_tick;
 	bool pending;
 };
@@ -51,12 +54,15 @@ struct sugov_inv_wake {
  * @restore_us: the idle_restore_us tunable: idle time that makes a long
  *	idle stretch (0: the rule is off, and nothing is remembered)
  *
- * A window with idle time moves @w->run_start_ns to its end less its busy
- * time.  One with at least @restore_us of idle time is a long idle
+ * A window with idle time moves @w->run_start_ns to its end: where in the
+ * window the idle time fell is not known, so the run is counted from
+ * there, never longer than it was.  One with at least @restore_us of idle time is a long idle
  * stretch: it takes @est as the memory when the CPU ran a tick since the
  * last one (a CPU that only woke briefly in between keeps the older
  * memory, which the wake-ups would otherwise replace with an estimate
- * the stretch has already decayed) and marks the memory pending.
+ * the stretch has already decayed) and marks the memory pending.  The busy
+ * time of windows with idle time is counted from there, for
+ * sugov_inv_wake_restore().
  *
  * Context: any.
  */
@@ -65,20 +71,22 @@ static inline void sugov_inv_wake_note(struct sugov_inv_wake *w,
 				       u64 now_ns, u64 wall_us, u64 idle_us,
 				       u32 restore_us)
 {
-	u64 busy_us;
+	u64 busy_ns = (wall_us > idle_us ? wall_us - idle_us : 0) *
+		      NSEC_PER_USEC;
 
 	if (!idle_us)
 		return;
+	w->run_start_ns = now_ns;
 
-	busy_us = wall_us > idle_us ? wall_us - idle_us : 0;
-	w->run_start_ns = now_ns - min(busy_us * NSEC_PER_USEC, now_ns);
-
-	if (!restore_us || idle_us < restore_us)
+	if (!restore_us || idle_us < restore_us) {
+		w->busy_ns += busy_ns;
 		return;
+	}
 	if (w->ran_tick)
 		w->pre = *est;
 	w->ran_tick = false;
 	w->pending = true;
+	w->busy_ns = busy_ns;
 }
 
 /**
@@ -86,8 +94,8 @@ static inline void sugov_inv_wake_note(struct sugov_inv_wake *w,
  * @w: the CPU's memory
  * @now_ns: hook time of the CPU's last window's end or later
  *
- * Return: ns since @w->run_start_ns, 0 for a clock behind it.  An upper
- * bound: idle time inside a window is taken to come first.
+ * Return: ns since @w->run_start_ns, 0 for a clock behind it.  A lower
+ * bound: the run may have begun inside the last window with idle time.
  */
 static inline u64 sugov_inv_wake_run_ns(const struct sugov_inv_wake *w,
 					u64 now_ns)
@@ -107,7 +115,10 @@ static inline u64 sugov_inv_wake_run_ns(const struct sugov_inv_wake *w,
  * CPU's run, a pending memory raises @est to it, field by field (never
  * lowers it), once.  The guard keeps a CPU that woke for a few
  * microseconds from spending a window at the frequency of its last real
- * run.  The lag is left as it is: it belongs to the current run.
+ * run.  A CPU that has run @guard_ns since the stretch in shorter pieces
+ * (a periodic load whose idle parts add up to a long stretch in one
+ * window) is not coming back to its old load: the memory is dropped.
+ * The lag is left as it is: it belongs to the current run.
  *
  * Context: any.
  * Return: true when @est was raised (the memory was used).
@@ -116,8 +127,13 @@ static inline bool sugov_inv_wake_restore(struct sugov_inv_wake *w,
 					  struct sugov_inv_est *est,
 					  u64 now_ns, u64 guard_ns)
 {
-	if (sugov_inv_wake_run_ns(w, now_ns) < guard_ns)
+	if (sugov_inv_wake_run_ns(w, now_ns) < guard_ns) {
+		if (w->pending && w->busy_ns >= guard_ns) {
+			w->pending = false;
+			w->pre = (struct sugov_inv_est){ };
+		}
 		return false;
+	}
 	w->ran_tick = true;
 	if (!w->pending)
 		return false;

@@ -26,9 +26,12 @@
  *  - idle_restore_us 0 not treated as off
  *  - idle_us >= restore_us turned into > (an idle of exactly the tunable
  *    forgotten)
- *  - run_start at the window's end instead of its end less its busy time
+ *  - run_start not moved by a window with idle time (a run counted from
+ *    before the idle stretch)
  *  - run_ns computed unsigned (a clock behind the run's start reads as a
  *    run of centuries)
+ *  - a memory kept after a tick's worth of short runs (a periodic load
+ *    holds the frequency of a run long gone)
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -38,6 +41,7 @@
 
 #define WAKE_TICK_NS	(4 * NSEC_PER_MSEC)	/* HZ=250 */
 #define WAKE_STEPS	8
+
 
 /*
  * @end_us: hook time of the window's end, us; @wall_us, @idle_us: the
@@ -141,14 +145,30 @@ static const struct wake_case wake_cases[] = {
 			{ 1050500, 10000, 0, 150, 500, 500 },
 		},
 	}, {
-		.name = "busy time counts at a window's end: 3 ms + 1.5 ms is a tick",
+		.name = "a tick's worth of short runs drops the memory",
+		.restore_us = 20000,
+		.steps = {
+			{ 1000000, 10000, 0, 600, 620, 620 },
+			{ 1010000, 10000, 0, 620, 640, 640 },
+			/* 24 ms idle and 1 ms of work: a long stretch */
+			{ 1035000, 25000, 24000, 640, 300, 300, true, true },
+			/* 3 ms more after 12 ms idle: 4 ms of work, no tick */
+			{ 1050000, 15000, 12000, 300, 260, 260 },
+			/* the next long stretch remembers nothing */
+			{ 1075000, 25000, 24000, 260, 150, 150, true, true },
+			{ 1085000, 10000, 0, 150, 280, 280 },
+		},
+	}, {
+		.name = "a run counts from the end of the last window with idle",
 		.restore_us = 20000,
 		.steps = {
 			{ 1000000, 10000, 0, 600, 620, 620 },
 			{ 1010000, 10000, 0, 620, 640, 640 },
 			/* 40 ms idle, then 3 ms of work before the window ends */
 			{ 1053000, 43000, 40000, 640, 300, 300, true, true },
-			{ 1054500, 1500, 0, 300, 350, 640 },
+			/* 3.999 ms after that end: not yet a tick */
+			{ 1056999, 3999, 0, 300, 350, 350, true, true },
+			{ 1057000, 1, 0, 350, 351, 640 },
 		},
 	},
 };
@@ -200,30 +220,29 @@ static void wake_timeline(struct kunit *test)
 	}
 }
 
-/* A window whose idle came last: the run is its busy time at most */
-static void wake_run_is_the_busy_tail(struct kunit *test)
+/* The run: from the end of the last window with idle, never negative */
+static void wake_run_from_last_idle(struct kunit *test)
 {
 	struct sugov_inv_wake w = { };
 	struct sugov_inv_est est = wake_est(100);
 	u64 now_ns = 5 * NSEC_PER_SEC;
 
 	sugov_inv_wake_note(&w, &est, now_ns, 10000, 7000, 20000);
-	KUNIT_EXPECT_EQ(test, sugov_inv_wake_run_ns(&w, now_ns),
-			3 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, sugov_inv_wake_run_ns(&w, now_ns), 0ULL);
 	KUNIT_EXPECT_EQ(test, sugov_inv_wake_run_ns(&w, now_ns + NSEC_PER_MSEC),
-			4 * NSEC_PER_MSEC);
+			NSEC_PER_MSEC);
 	/* another CPU's clock, 1 us behind the run's start */
-	KUNIT_EXPECT_EQ(test, sugov_inv_wake_run_ns(&w, now_ns - 3001 * NSEC_PER_USEC),
+	KUNIT_EXPECT_EQ(test, sugov_inv_wake_run_ns(&w, now_ns - NSEC_PER_USEC),
 			0ULL);
 	/* a window without idle leaves the start where it was */
 	sugov_inv_wake_note(&w, &est, now_ns + 2 * NSEC_PER_MSEC, 2000, 0, 20000);
 	KUNIT_EXPECT_EQ(test, sugov_inv_wake_run_ns(&w, now_ns + 2 * NSEC_PER_MSEC),
-			5 * NSEC_PER_MSEC);
+			2 * NSEC_PER_MSEC);
 }
 
 static struct kunit_case sugov_inv_wake_test_cases[] = {
 	KUNIT_CASE_PARAM(wake_timeline, wake_gen_params),
-	KUNIT_CASE(wake_run_is_the_busy_tail),
+	KUNIT_CASE(wake_run_from_last_idle),
 	{}
 };
 
