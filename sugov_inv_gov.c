@@ -206,23 +206,21 @@ static u32 sugov_inv_running_task_util(const struct sugov_inv_window *win)
  * task.  The wake-up hold is schedutil's busy-CPU hold's sibling and, like
  * it, for single-CPU policies only.
  */
-static __always_inline void
-sugov_inv_gather_wake(struct sugov_inv_cpu *sgc, u64 time, bool local,
-		      const struct freq_inv_caps *caps, struct sugov_inv_in *in)
+static void sugov_inv_gather_wake(struct sugov_inv_cpu *sgc, u64 time,
+				  const struct freq_inv_caps *caps,
+				  struct sugov_inv_in *in)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct sugov_inv_tunables *tunables = sgp->tunables;
 	const struct sugov_inv_wake *w = &sgc->wake;
 	u32 floor_khz;
 
-	in->run_ns = 0;
-	in->wake_hold = false;
-	in->task_util = 0;
-	in->floor_khz = 0;
-	if (!local)
+	in->last_khz = READ_ONCE(sgp->next_freq);
+	if (sgc->cpu != smp_processor_id())
 		return;
 
 	in->run_ns = sugov_inv_wake_run_ns(w, time);
+	in->flat_out_ns = (u64)READ_ONCE(tunables->flat_out_us) * NSEC_PER_USEC;
 	if (unlikely(w->pending) && !sgp->shared &&
 	    sugov_inv_wake_holding(w, time, TICK_NSEC)) {
 		in->wake_hold = true;
@@ -252,7 +250,7 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	struct sugov_inv_tunables *tunables = sgp->tunables;
 	struct sugov_inv_cpu *top = sgc;
 	const struct freq_inv_caps *caps = &sgc->win.caps;
-	struct sugov_inv_in in;
+	struct sugov_inv_in in = { };
 	struct sugov_inv_out out;
 	struct sugov_inv_settle settle;
 	struct freq_inv_caps fresh;
@@ -260,13 +258,8 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	unsigned int cached_raw;
 	bool request;
 	s64 since;
-	bool local = sgc->cpu == smp_processor_id();
 
 	if (sgp->shared) {
-		/* The highest over the policy's CPUs, from nothing */
-		in.util_inv = 0;
-		in.util_raw = 0;
-		in.boost = 0;
 		top = sugov_inv_gather_shared(sgc, time, &in);
 	} else {
 		in.util_inv = sugov_inv_est_util(&sgc->win.est);
@@ -281,7 +274,7 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	 * Read afresh for a remote call (an idle CPU's window may be seconds
 	 * old) and after a limits change, which must apply at once.
 	 */
-	if (unlikely(!local || sgp->need_freq_update)) {
+	if (unlikely(sgc->cpu != smp_processor_id() || sgp->need_freq_update)) {
 		sugov_inv_get_caps(sgc->cpu, policy, &fresh);
 		caps = &fresh;
 	}
@@ -294,9 +287,7 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	in.mid_khz = caps->midpoint_khz;
 	in.max_boost_khz = caps->max_boost_khz;
 	in.ref_khz = caps->reference_khz;
-	in.last_khz = READ_ONCE(sgp->next_freq);
-	in.flat_out_ns = (u64)READ_ONCE(tunables->flat_out_us) * NSEC_PER_USEC;
-	sugov_inv_gather_wake(sgc, time, local, caps, &in);
+	sugov_inv_gather_wake(sgc, time, caps, &in);
 
 	sugov_inv_decide(&in, &out);
 

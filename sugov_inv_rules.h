@@ -204,12 +204,11 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 	} else {
 		out->raw_khz = sugov_inv_formula(in->headroom_pct,
 						 out->freq_max_khz, util);
-		if (in->flat_out_ns && in->run_ns >= in->flat_out_ns) {
-			top_khz = in->cpu_max_khz ?: in->max_boost_khz;
-			if (out->raw_khz < top_khz) {
-				out->raw_khz = top_khz;
-				out->reason = SUGOV_INV_REASON_FLAT_OUT;
-			}
+		top_khz = in->cpu_max_khz ?: in->max_boost_khz;
+		if (in->flat_out_ns && in->run_ns >= in->flat_out_ns &&
+		    out->raw_khz < top_khz) {
+			out->raw_khz = top_khz;
+			out->reason = SUGOV_INV_REASON_FLAT_OUT;
 		}
 	}
 
@@ -341,14 +340,14 @@ sugov_inv_settle(struct sugov_inv_settle *s, struct cpufreq_policy *policy,
 	}
 
 	s->next_khz = resolve(policy, s->raw_khz);
-	if ((s->may_hold || s->fall_waits) && !s->force &&
-	    s->next_khz < s->last_khz) {
+	if (!s->force && s->next_khz < s->last_khz &&
+	    (s->may_hold || s->fall_waits)) {
 		s->held = s->may_hold;
 		s->waited = !s->may_hold;
 		s->next_khz = s->last_khz;
 		return;
 	}
-	if (s->rise_waits && !s->force && s->next_khz > s->last_khz) {
+	if (!s->force && s->next_khz > s->last_khz && s->rise_waits) {
 		s->waited = true;
 		s->next_khz = s->last_khz;
 		return;
