@@ -25,6 +25,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
+#include "freq_inv_choices.h"
 #include "sugov_inv_internal.h"
 
 /* The one tunables set of a system without governor-per-policy (x86) */
@@ -225,15 +226,9 @@ SUGOV_INV_STORE_UINT(util_halflife_ms, SUGOV_INV_HALFLIFE_MIN_MS,
 static ssize_t freq_max_policy_show(struct gov_attr_set *attr_set, char *buf)
 {
 	unsigned int active = READ_ONCE(to_sugov_inv_tunables(attr_set)->freq_max_policy);
-	ssize_t len = 0;
-	unsigned int i;
 
-	/* The kernel habit: every choice, the active one in brackets */
-	for (i = 0; i < SUGOV_INV_NR_FMAX; i++)
-		len += sysfs_emit_at(buf, len, i == active ? "%s[%s]" : "%s%s",
-				     i ? " " : "", sugov_inv_fmax_names[i]);
-	len += sysfs_emit_at(buf, len, "\n");
-	return len;
+	return freq_inv_emit_choices(buf, sugov_inv_fmax_names,
+				     SUGOV_INV_NR_FMAX, active);
 }
 
 static ssize_t freq_max_policy_store(struct gov_attr_set *attr_set,
