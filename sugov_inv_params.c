@@ -136,25 +136,30 @@ MODULE_PARM_DESC(down_rate_limit_us,
 		 "down_rate_limit_us of new tunables, 0..1000000 (default: rate_limit_us)");
 SUGOV_INV_PARAM(fast_rise, NULL, 0, 1, &sugov_inv_default_fast_rise);
 MODULE_PARM_DESC(fast_rise,
-		 "fast_rise of new tunables, 0 or 1 (default " __stringify(SUGOV_INV_FAST_RISE_DEFAULT) ")");
+		 "fast_rise of new tunables, 0 or 1 (default "
+		 __stringify(SUGOV_INV_FAST_RISE_DEFAULT) ")");
 SUGOV_INV_PARAM(idle_restore_us, NULL, 0, SUGOV_INV_RULE_MAX_US,
 		&sugov_inv_default_idle_restore_us);
 MODULE_PARM_DESC(idle_restore_us,
-		 "idle_restore_us of new tunables, 0 (off)..1000000 (default " __stringify(SUGOV_INV_IDLE_RESTORE_DEFAULT_US) ")");
+		 "idle_restore_us of new tunables, 0 (off)..1000000 (default "
+		 __stringify(SUGOV_INV_IDLE_RESTORE_DEFAULT_US) ")");
 SUGOV_INV_PARAM(flat_out_us, NULL, 0, SUGOV_INV_RULE_MAX_US,
 		&sugov_inv_default_flat_out_us);
 MODULE_PARM_DESC(flat_out_us,
-		 "flat_out_us of new tunables, 0 (off)..1000000 (default " __stringify(SUGOV_INV_FLAT_OUT_DEFAULT_US) ")");
+		 "flat_out_us of new tunables, 0 (off)..1000000 (default "
+		 __stringify(SUGOV_INV_FLAT_OUT_DEFAULT_US) ")");
 SUGOV_INV_PARAM(busy_floor_khz, NULL, 0, SUGOV_INV_BUSY_FLOOR_MAX_KHZ,
 		&sugov_inv_default_busy_floor_khz);
 MODULE_PARM_DESC(busy_floor_khz,
 		 "busy_floor_khz of new tunables, 0 (none)..10000000 (default 0)");
 SUGOV_INV_PARAM(efficient_floor, NULL, 0, 1, &sugov_inv_default_efficient_floor);
 MODULE_PARM_DESC(efficient_floor,
-		 "efficient_floor of new tunables, 0 or 1 (default " __stringify(SUGOV_INV_EFFICIENT_FLOOR_DEFAULT) ")");
+		 "efficient_floor of new tunables, 0 or 1 (default "
+		 __stringify(SUGOV_INV_EFFICIENT_FLOOR_DEFAULT) ")");
 SUGOV_INV_PARAM(task_util, NULL, 0, 1, &sugov_inv_default_task_util);
 MODULE_PARM_DESC(task_util,
-		 "task_util of new tunables, 0 or 1 (default " __stringify(SUGOV_INV_TASK_UTIL_DEFAULT) ")");
+		 "task_util of new tunables, 0 or 1 (default "
+		 __stringify(SUGOV_INV_TASK_UTIL_DEFAULT) ")");
 
 /*
  * default_policy= is the old name of freq_max_policy= (before the

@@ -42,7 +42,6 @@
 #define WAKE_TICK_NS	(4 * NSEC_PER_MSEC)	/* HZ=250 */
 #define WAKE_STEPS	8
 
-
 /*
  * @end_us: hook time of the window's end, us; @wall_us, @idle_us: the
  * window; @before, @folded: the invariant estimate (capacity units) before

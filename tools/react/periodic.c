@@ -23,16 +23,19 @@
 #define PERIOD_NS	16000000LL
 #define CALIBRATE_LOOPS	10000000UL
 
-/* The work: a multiply-add chain the compiler cannot drop or vectorize */
-static volatile unsigned long sink;
+/*
+ * The work: a multiply-add chain the compiler cannot drop or vectorize;
+ * its end goes to a global another unit could read, so it is kept.
+ */
+unsigned long periodic_sink;
 
 static void work(unsigned long loops)
 {
-	unsigned long i, x = sink;
+	unsigned long i, x = periodic_sink;
 
 	for (i = 0; i < loops; i++)
 		x = x * 1103515245UL + 12345UL;
-	sink = x;
+	periodic_sink = x;
 }
 
 static long long now_ns(void)
