@@ -52,13 +52,13 @@
  * the idle time in one window that makes a long idle stretch; 20 ms is
  * ondemand's "two sampling periods" at a 10 ms rate limit, and longer than
  * the idle part of a periodic load of a 16 ms period.  flat_out_us: how
- * long a CPU runs without idling before it asks for the top; 10 ms is
- * longer than every run of a periodic load at 20 % of a 16 ms period even
- * at the bottom of the EPYC 7742's table (8 ms was not: that load then
- * ran at the top, for 6 % more energy).  Both up to one second, 0 = off.
+ * long a CPU runs without idling before it asks for the top; off by
+ * default: on top of idle_restore_us it gained nothing on bursts after
+ * idle and cost a periodic load at 20 % of a 16 ms period 4 % more energy
+ * at 10 ms (6 % at 8 ms).  Both up to one second, 0 = off.
  */
 #define SUGOV_INV_IDLE_RESTORE_DEFAULT_US	20000
-#define SUGOV_INV_FLAT_OUT_DEFAULT_US	10000
+#define SUGOV_INV_FLAT_OUT_DEFAULT_US	0
 #define SUGOV_INV_RULE_MAX_US		1000000U
 /* fast_rise, efficient_floor, task_util: 0 or 1 */
 #define SUGOV_INV_FAST_RISE_DEFAULT	0
