@@ -60,9 +60,14 @@
 #define SUGOV_INV_IDLE_RESTORE_DEFAULT_US	20000
 #define SUGOV_INV_FLAT_OUT_DEFAULT_US	0
 #define SUGOV_INV_RULE_MAX_US		1000000U
-/* fast_rise, efficient_floor, task_util: 0 or 1 */
+/*
+ * fast_rise, efficient_floor, task_util: 0 or 1, off: no measurement
+ * shows them winning (efficient_floor on the EPYC 7702's CPPC, 1511 MHz:
+ * 3 % slower on bursts after 100 ms of idle, 1.4 % more energy on a 20 %
+ * periodic load)
+ */
 #define SUGOV_INV_FAST_RISE_DEFAULT	0
-#define SUGOV_INV_EFFICIENT_FLOOR_DEFAULT	1
+#define SUGOV_INV_EFFICIENT_FLOOR_DEFAULT	0
 #define SUGOV_INV_TASK_UTIL_DEFAULT	0
 /* busy_floor_khz: 0 (none) up to 10 GHz, above any CPU's table */
 #define SUGOV_INV_BUSY_FLOOR_MAX_KHZ	10000000U

@@ -435,7 +435,7 @@ ktap_result "the rules' parameters: above the range, negative, garbage and empty
 param_valid_all() {
 	insmod $SG_KO up_rate_limit_us=3000 down_rate_limit_us=20000 fast_rise=1 \
 		idle_restore_us=50000 flat_out_us=7000 busy_floor_khz=2000000 \
-		efficient_floor=0 task_util=1 && set_all scaling_governor sugov_inv ||
+		efficient_floor=1 task_util=1 && set_all scaling_governor sugov_inv ||
 		{ echo "load refused"; return 1; }
 	got=
 	for t in rate_limit_us up_rate_limit_us down_rate_limit_us fast_rise idle_restore_us \
@@ -444,7 +444,7 @@ param_valid_all() {
 	done
 	set_all scaling_governor performance
 	rmmod sugov_inv
-	[ "$got" = " 3000 3000 20000 1 50000 7000 2000000 0 1" ] || { echo "tunables read$got"; return 1; }
+	[ "$got" = " 3000 3000 20000 1 50000 7000 2000000 1 1" ] || { echo "tunables read$got"; return 1; }
 	# rate_limit_us= alone sets both, each limit's own parameter wins
 	insmod $SG_KO rate_limit_us=5000 down_rate_limit_us=9000 && set_all scaling_governor sugov_inv ||
 		{ echo "rate_limit_us=5000 down_rate_limit_us=9000 refused"; return 1; }
