@@ -21,6 +21,8 @@
  *  - highest < nominal flipped to <=: 2 cases fail (highest == nominal)
  *  - uniform/ranked rule swapped: 6 cases fail
  *  - nominal_perf zero check dropped: the guest oopses (divide error)
+ *  - the efficient frequency's ratio one too high (lnl_ratio + 1): the 3
+ *    cases with a worked-out efficient_khz fail
  * Also meant to catch, by construction: a 166 or 196 range edge off by
  * one (the model table rows), 6.12's uniform numerator replaced by 166,
  * the (ratio + 1024) >> 1 midpoint dropped, a numerator below nominal

@@ -17,6 +17,9 @@
  *    pol->max_p_khz"): the 4 cases here that fall back on a table with a
  *    boost entry fail, and fi-probe's "MSRs that fault fall back on the
  *    table, boost off"
+ *  - the efficient frequency taken from a backend that failed
+ *    ("hw_err ? 0 : in->hw.efficient_khz" made "in->hw.efficient_khz"):
+ *    "hardware failed: no efficient frequency from it" fails
  * Also meant to catch, by construction: overrides on AMD given Intel's
  * ratio rule, overrides dropping the hardware's ratio, the boost switch's
  * state inverted, no bound on max_boost / max_P, insane hardware answers

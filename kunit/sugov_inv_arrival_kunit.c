@@ -21,7 +21,9 @@
  *
  * Mutations this suite catches (each tried: tools/kunit/run.sh reported a
  * failure with the mutation in place and none without it):
- *  - the task's util not applied to the busy fraction (noinv ignores it)
+ *  - the task's util not applied to the busy fraction (noinv ignores it),
+ *    or not to the invariant util
+ *  - the busy floor never applied
  *  - flat out: >= turned into >, or flat_out_ns 0 not treated as off
  *  - flat out asks for max_boost where cpuinfo.max_freq is known
  *  - the wake-up hold not capped at the last request (min dropped: a

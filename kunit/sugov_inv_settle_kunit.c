@@ -25,6 +25,7 @@
  *  - the cache never used (every evaluation resolves)
  *  - a waiting rise's raw target cached (the rise then never comes)
  *  - rise_waits keeping a fall, or fall_waits a rise
+ *  - a rise that never waits (its check dropped)
  *  - a wait after a limits change
  */
 #include <kunit/test.h>
