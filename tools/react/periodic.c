@@ -64,7 +64,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 4) {
-		fprintf(stderr, "usage: periodic DUTY_PCT PERIODS LOOPS_PER_MS | periodic --calibrate\n");
+		fprintf(stderr,
+			"usage: periodic DUTY_PCT PERIODS LOOPS_PER_MS | periodic --calibrate\n");
 		return 2;
 	}
 	duty = atoi(argv[1]);
