@@ -223,19 +223,17 @@ def run_host(rec: Recorder, plan: Sequence[PlannedRun], env: dict[str, str],
 
 def guest_command(args_name: str, smp: int, timeout_s: int, icount: bool, cppc: Optional[str],
                   guest_env: dict[str, str], guest_args: Sequence[str],
-                  plan: Sequence[PlannedRun], skip_idle: bool = False) -> list[str]:
-    """tools/vm/run's command line for one boot that runs the plan.
-    With @skip_idle one vCPU runs under -icount shift=3,sleep=off, as
-    several always do: with sleep=on an idle guest waits in host time,
-    and the host's scheduling delay at each wake-up lands in guest time
-    (a loaded host made burst's busy times 10-20 % longer and as noisy)."""
+                  plan: Sequence[PlannedRun]) -> list[str]:
+    """tools/vm/run's command line for one boot that runs the plan."""
     cmd = [os.path.join(TOP, 'tools/vm/run'), '--name', args_name, '--smp', str(smp),
            '--timeout', str(timeout_s)]
     if icount:
-        # One vCPU: QEMU's plain shift=3,sleep=on; several: the variant
-        # that boots maxcpus=1 (see tools/vm/run).
-        cmd += ['--icount=smp' if smp > 1 else
-                '--icount=shift=3,sleep=off' if skip_idle else '--icount']
+        # One vCPU: sleep=off, so an idle gap lasts exactly until the
+        # next guest timer, not as long as the host took to wake QEMU
+        # (Documentation/bench.rst, "Repeatability under instruction
+        # counting").  Several: tools/vm/run's variant that boots
+        # maxcpus=1; QEMU 7.2 shares its instruction clock unfairly.
+        cmd += ['--icount=smp' if smp > 1 else '--icount=shift=3,sleep=off']
     if cppc:
         cmd += ['--cppc', cppc]
     cmd += ['--', 'env'] + [f'{k}={v}' for k, v in guest_env.items()]
