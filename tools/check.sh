@@ -157,18 +157,17 @@ if want selftests-debug; then
 		# vCPUs (the side-by-side checks of 40 skip), and a lowered
 		# scaling_min_freq judged over 4 s rather than 2.5 s, an idle
 		# CPU's drop over 5 s rather than 3 s, as this shell's own
-		# work keeps a CPU busy for longer; 5 system sleeps per
-		# policy layout rather than 20 (lockdep and KASAN see every
-		# path in one).  null_blk is
+		# work keeps a CPU busy for longer.  77-suspend is not here:
+		# a debug kernel's S3 entry on a loaded host once outlasted
+		# the RTC alarm, and the guest slept for good.  null_blk is
 		# built in: its timer completions, for 40's I/O-wait check,
 		# are set here.
-		"$top/tools/vm/run" --name check-debug --timeout 2100 --smp 2 \
+		"$top/tools/vm/run" --name check-debug --timeout 1500 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--append "null_blk.irqmode=2 null_blk.completion_nsec=200000" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
-			-- env LIMITS_SETTLE_MS=8000 IDLE_SETTLE_MS=5000 SUSPEND_CYCLES=5 \
-			sh selftests/run.sh '[2-8]0-*.sh' 45-resync.sh 75-no-drop.sh \
-				77-suspend.sh
+			-- env LIMITS_SETTLE_MS=8000 IDLE_SETTLE_MS=5000 \
+			sh selftests/run.sh '[2-8]0-*.sh' 45-resync.sh 75-no-drop.sh
 		rc=$?
 		[ -s "$log" ] || failed_part "guest did not boot" "$log"
 		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
