@@ -83,7 +83,8 @@
 
 #else /* !__KERNEL__: fi-probe builds the decoders in user space */
 
-#define EXPORT_SYMBOL_FREQ_INV(sym) extern int fi_probe_no_export
+/* User space exports nothing: the symbol is ignored (hence no name). */
+#define EXPORT_SYMBOL_FREQ_INV(...) extern int fi_probe_no_export
 
 #endif /* __KERNEL__ */
 
