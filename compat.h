@@ -10,8 +10,9 @@
  * fails on a raw EXPORT_SYMBOL_NS*, MODULE_IMPORT_NS or rdmsrl* outside
  * this file, so a new use cannot bypass it.
  *
- * Known to build: 6.1 (Debian 12's headers).  Read about, not compiled
- * here: the changes listed below, up to 6.18.
+ * Compiled and tested: 6.1 and 6.12, Debian 12's two LTS kernels (make
+ * check builds against both and runs the tests on both).  Read about, not
+ * compiled here: the changes after 6.12 listed below, up to 6.18.
  */
 #ifndef _SUGOV_INV_COMPAT_H
 #define _SUGOV_INV_COMPAT_H
@@ -79,6 +80,22 @@
  * in 6.15; only the test-only selftests/vcpufreq.c calls it), del_timer()
  * (timer_delete() from 6.2, the old name removed in 6.15), from_timer()
  * (timer_container_of() in 6.16).
+ */
+
+/*
+ * Checked against Debian's 6.12.117 sources (linux-source-6.12): the
+ * mappings above take their pre-6.13 branch there, as on 6.1
+ * (EXPORT_SYMBOL_NS_GPL() stringifies a bare token, the rdmsrl*() names
+ * exist, kthread_create_worker() wakes its thread).  Same prototypes,
+ * other behaviour, which the modules follow instead of mapping it:
+ * cpufreq_policy_transition_delay_us(), the default rate_limit_us of
+ * schedutil and sugov_inv, is 1.5 x the transition latency (1 ms without
+ * one) where 6.1.192 gives min(latency x 1000, 10 ms);
+ * get_cpu_idle_time_us() reads its sums under a seqcount instead of
+ * updating them first, with the same result.  struct cppc_perf_caps
+ * gained fields nothing here reads.  Outside C: kbuild installs external
+ * modules in updates/ (extra/ in 6.1), compressed as the kernel's own
+ * (the Makefile's modules_install).
  */
 
 #else /* !__KERNEL__: fi-probe builds the decoders in user space */
