@@ -5,39 +5,47 @@
 # closing line "N passed, N failed, N skipped" over all of them.
 #   0. deps: tools/deps.sh --check, and that it names the package of a
 #      hidden command (tools/deps-test.sh)
-#   1. lint: W=1 + sparse build and checkpatch --strict of our files,
-#      and the compat check
+#   1. lint: W=1 + sparse builds against 6.1 and 6.12 and checkpatch
+#      --strict of our files, and the compat check
 #   2. fi-probe against published register values (host)
-#   2b. install: build the Debian package, install it (DKMS), load its
-#      modules in a guest, purge it; make uninstall (tools/install-test.sh)
-#   3. KUnit suites on the project's debug test kernel (QEMU)
-#   4. selftests/ in QEMU on Debian's stock 6.1 kernel
+#   2b. install: build the Debian package, lintian, install it (DKMS
+#      builds for 6.1 and 6.12), load its modules in a guest of each,
+#      purge it; make uninstall (tools/install-test.sh)
+# Then, on Debian 12's 6.1 kernel and again on its 6.12 kernel (parts
+# NAME and NAME-6.12):
+#   3. kunit: the KUnit suites on the project's debug test kernel (QEMU)
+#   4. selftests: selftests/ in QEMU on Debian's stock kernel
 #   4b. cppc: selftests/25-cppc.sh in one guest per ACPI CPPC preset
-#   5. the selftests of our modules (20-freq-invariance to 80-stress:
-#      life cycle and 100 reloads, tunables, hotplug, limits, the
-#      2-minute stress) again on the debug test kernel (lockdep, KASAN,
-#      UBSAN, kmemleak), where a splat or a leak that the stock kernel
-#      would not report shows up.  10-vcpufreq, which checks the test
-#      driver under the stock governors, runs on the stock kernel only
-#      (about 5 minutes more here, outside the 30-minute budget).
-#      15-emulation runs there too, in a guest of its own (CPU hotplug and
-#      unload with the stall timers running).
+#   5. selftests-debug: the selftests of our modules (20-freq-invariance
+#      to 80-stress: life cycle and 100 reloads, tunables, hotplug,
+#      limits, the 2-minute stress) again on the debug test kernel
+#      (lockdep, KASAN, UBSAN, kmemleak), where a splat or a leak that the
+#      stock kernel would not report shows up.  10-vcpufreq, which checks
+#      the test driver under the stock governors, runs on the stock kernel
+#      only.  15-emulation runs there too, in a guest of its own (CPU
+#      hotplug and unload with the stall timers running).
 #   6. emulation: 15-emulation in an instruction-counted guest (1 vCPU,
 #      --icount), the only place its timing checks can hold: a fixed job's
 #      time at each P-state, and the busy fraction of a fixed-rate load.
+# And last:
 #   7. compare: tools/compare's unit tests (statistics, plan, runner on a
 #      fake sysfs, bad input; host, a second)
 #   8. compare-guest: tools/compare end to end in the guest (2
 #      configurations x 1 short run x 2 repetitions under icount)
 # Each part's output is kept in build/check/.  Set CHECK_ONLY to a
-# space-separated subset (deps lint fi-probe install kunit selftests cppc
-# selftests-debug emulation compare compare-guest) to run fewer.
+# space-separated subset of the parts ($all below) to run fewer.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 out=$build/check
-only=${CHECK_ONLY:-deps lint fi-probe install kunit selftests cppc selftests-debug emulation compare compare-guest}
+all="deps lint fi-probe install kunit selftests cppc selftests-debug emulation"
+all="$all kunit-6.12 selftests-6.12 cppc-6.12 selftests-debug-6.12 emulation-6.12"
+all="$all compare compare-guest"
+only=${CHECK_ONLY:-$all}
+for p in $only; do
+	[[ " $all " == *" $p "* ]] || { echo "check: no part named $p (parts: $all)" >&2; exit 2; }
+done
 mkdir -p "$out"
 cd "$top" || exit 1
 
@@ -92,52 +100,63 @@ if want install; then
 	tally install "$out/install.ktap"
 fi
 
-if want kunit; then
-	echo "== KUnit on the debug test kernel"
+# guest_run NAME TIMEOUT RUN-ARGS...: tools/vm/run --name NAME; its
+# console log build/vm/NAME.log holds the KTAP, or one failure when the
+# guest did not boot or was killed at the time limit.
+guest_run() {
+	local name=$1 limit=$2 log=$build/vm/$1.log rc
+	shift 2
+	# A log from an earlier run must not be counted as this one's.
+	rm -f "$log"
+	"$top/tools/vm/run" --name "$name" --timeout "$limit" "$@"
+	rc=$?
+	[ -s "$log" ] || failed_part "guest did not boot" "$log"
+	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
+}
+
+# The guest parts run on each of Debian 12's LTS kernels: a part named
+# NAME on 6.1 (the default guest), NAME-6.12 on 6.12, and each kernel's
+# logs carry its suffix (check-debian.log, check-debian-6.12.log).
+for series in 6.1 6.12; do
+sfx=
+[ "$series" = 6.1 ] || sfx=-$series
+
+if want "kunit$sfx"; then
+	echo "== KUnit on the $series debug test kernel"
 	if [ -x "$top/tools/kunit/run.sh" ]; then
-		"$top/tools/kunit/run.sh" 2>&1 | tee "$out/kunit.log"
-		[ "${PIPESTATUS[0]}" = 0 ] || [ -s "$build/kunit/results.ktap" ] || failed_part "kunit run did not complete" "$build/kunit/results.ktap"
-		tally kunit "$build/kunit/results.ktap"
+		KUNIT_SERIES=$series "$top/tools/kunit/run.sh" 2>&1 | tee "$out/kunit$sfx.log"
+		[ "${PIPESTATUS[0]}" = 0 ] || [ -s "$build/kunit$sfx/results.ktap" ] || failed_part "kunit run did not complete" "$build/kunit$sfx/results.ktap"
+		tally "kunit ($series)" "$build/kunit$sfx/results.ktap"
 	fi
 fi
 
-if want selftests; then
-	echo "== selftests in QEMU: Debian stock kernel"
-	# A log from an earlier run must not be counted as this one's.
-	rm -f "$build/vm/check-debian.log"
+if want "selftests$sfx"; then
+	echo "== selftests in QEMU: Debian stock $series kernel"
 	# An Intel family 6 model gives the guest constant_tsc, so cpufreq
 	# allows fast switch and both request paths are exercised.
-	"$top/tools/vm/run" --name check-debian --timeout 1500 \
+	guest_run "check-debian$sfx" 1500 --kernel-version "$series" \
 		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 		-- sh selftests/run.sh
-	rc=$?
-	log=$build/vm/check-debian.log
-	[ -s "$log" ] || failed_part "guest did not boot" "$log"
-	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
-	tally "selftests (debian 6.1)" "$log"
+	tally "selftests (debian $series)" "$build/vm/check-debian$sfx.log"
 fi
 
-if want cppc; then
+if want "cppc$sfx"; then
 	# One guest per ACPI CPPC preset (tools/vm/cppc/presets): the
 	# kernel's own cppc_acpi code parses the generated _CPC, and
 	# freq_invariance and fi-probe must read it as on an AMD machine.
 	for preset in $("$top/tools/vm/cppc/mkssdt.py" --list); do
-		echo "== selftests in QEMU: ACPI CPPC preset $preset"
-		log=$build/vm/check-cppc-$preset.log
-		"$top/tools/vm/run" --name "check-cppc-$preset" --timeout 300 --smp 2 \
+		echo "== selftests in QEMU ($series): ACPI CPPC preset $preset"
+		guest_run "check-cppc-$preset$sfx" 300 --kernel-version "$series" --smp 2 \
 			--cppc "$preset" -- sh selftests/run.sh '25-*.sh'
-		rc=$?
-		[ -s "$log" ] || failed_part "guest did not boot" "$log"
-		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
-		tally "cppc ($preset)" "$log"
+		tally "cppc $series ($preset)" "$build/vm/check-cppc-$preset$sfx.log"
 	done
 fi
 
-if want selftests-debug; then
-	echo "== selftests in QEMU: debug test kernel"
-	log=$build/vm/check-debug.log
-	rm -f "$log"
-	if kdir=$("$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
+if want "selftests-debug$sfx"; then
+	echo "== selftests in QEMU: $series debug test kernel"
+	log=$build/vm/check-debug$sfx.log
+	elog=$build/vm/check-debug-emu$sfx.log
+	if kdir=$(KUNIT_SERIES=$series "$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
 		# KASAN and lockdep under TCG run several times slower: 2
 		# vCPUs (the side-by-side checks of 40 skip), and a lowered
 		# scaling_min_freq judged over 4 s rather than 2.5 s, an idle
@@ -145,48 +164,37 @@ if want selftests-debug; then
 		# work keeps a CPU busy for longer.  null_blk is
 		# built in: its timer completions, for 40's I/O-wait check,
 		# are set here.
-		"$top/tools/vm/run" --name check-debug --timeout 1500 --smp 2 \
+		guest_run "check-debug$sfx" 1500 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--append "null_blk.irqmode=2 null_blk.completion_nsec=200000" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env LIMITS_SETTLE_MS=8000 IDLE_SETTLE_MS=5000 \
 			sh selftests/run.sh '[2-8]0-*.sh'
-		rc=$?
-		[ -s "$log" ] || failed_part "guest did not boot" "$log"
-		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
 		# The emulated machine's hotplug and unload checks under
 		# lockdep, KASAN and kmemleak, on its own (the glob above
 		# cannot take 15 without 10).
-		elog=$build/vm/check-debug-emu.log
-		"$top/tools/vm/run" --name check-debug-emu --timeout 900 --smp 2 \
+		guest_run "check-debug-emu$sfx" 900 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env EMU_ENERGY_TOL=5 sh selftests/run.sh '15-*.sh'
-		rc=$?
-		[ -s "$elog" ] || failed_part "guest did not boot" "$elog"
-		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$elog"
 	else
 		failed_part "debug test kernel did not build" "$log"
-		elog=$build/vm/check-debug-emu.log
 		failed_part "debug test kernel did not build" "$elog"
 	fi
-	tally "selftests (debug kernel)" "$log"
-	tally "emulation (debug kernel)" "$elog"
+	tally "selftests (debug $series)" "$log"
+	tally "emulation (debug $series)" "$elog"
 fi
 
-if want emulation; then
-	echo "== emulation: 15-emulation in an instruction-counted guest"
+if want "emulation$sfx"; then
+	echo "== emulation ($series): 15-emulation in an instruction-counted guest"
 	# Guest time follows executed instructions (--icount), so a slowed
 	# CPU's job takes measurably longer whatever the host is doing; one
-	# vCPU, as icount with several hangs at SMP bring-up (issue 10).
-	log=$build/vm/check-emulation.log
-	"$top/tools/vm/run" --name check-emulation --timeout 600 --smp 1 --icount \
+	# vCPU, as icount with several hangs at SMP bring-up (tools/vm/run).
+	guest_run "check-emulation$sfx" 600 --kernel-version "$series" --smp 1 --icount \
 		-- env EMU_TIMING=1 sh selftests/run.sh '15-*.sh'
-	rc=$?
-	[ -s "$log" ] || failed_part "guest did not boot" "$log"
-	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
-	tally "emulation (icount)" "$log"
+	tally "emulation ($series icount)" "$build/vm/check-emulation$sfx.log"
 fi
+done
 
 if want compare; then
 	echo "== compare: tools/compare unit tests"
@@ -219,8 +227,8 @@ first_kernel_report() { # CONSOLE-LOG
 	n > 3 && l ~ /^=+$|end trace/ { exit }' "$1"
 }
 if [ "$total_f" != 0 ]; then
-	for log in "$build"/vm/check-debian.log "$build"/vm/check-debug.log \
-		"$build"/vm/check-debug-emu.log "$build"/vm/check-emulation.log; do
+	for log in "$build"/vm/check-debian{,-6.12}.log "$build"/vm/check-debug{,-6.12}.log \
+		"$build"/vm/check-debug-emu{,-6.12}.log "$build"/vm/check-emulation{,-6.12}.log; do
 		[ -s "$log" ] || continue
 		report=$(first_kernel_report "$log")
 		[ -n "$report" ] && printf '# first kernel report in %s:\n%s\n' "${log##*/}" "$report"
