@@ -28,10 +28,11 @@
 #      --icount), the only place its timing checks can hold: a fixed job's
 #      time at each P-state, and the busy fraction of a fixed-rate load.
 # And last:
-#   7. compare: tools/compare's unit tests (statistics, plan, runner on a
-#      fake sysfs, bad input; host, a second)
+#   7. compare: tools/compare's unit tests (statistics, plan, runner and
+#      the whole tool on a fake sysfs, interrupted plans, bad input; host,
+#      about 35 s)
 #   8. compare-guest: tools/compare end to end in the guest (2
-#      configurations x 1 short run x 2 repetitions under icount)
+#      configurations x 3 short workloads x 2 repetitions under icount)
 # Each part's output is kept in build/check/.  Set CHECK_ONLY to a
 # space-separated subset of the parts ($all below) to run fewer.
 set -uo pipefail

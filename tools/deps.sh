@@ -98,6 +98,10 @@ libc-bin:ldd
 util-linux:flock
 util-linux:taskset
 util-linux:chrt
+util-linux:setsid
+util-linux:setpriv
+linux-cpupower:turbostat
+coreutils:chown
 diffutils:cmp
 findutils:find
 findutils:xargs

@@ -11,8 +11,17 @@
 #   EMULATE_BOOST  1 or 0
 #   ENERGY         1: the powercap zone must be there; 0: run without
 #   PLAN           lines "ID CONFIG WORKLOAD ARG...", quoted for sh
-# Prints COMPARE_* lines (see run-one.sh), COMPARE_BOOT at the start and
-# COMPARE_DONE at the end; exits 2 when the machine cannot be set up.
+# Environment (besides run-one.sh's, passed on): CPPC_PAGE, the physical
+# address of the ACPI CPPC register page of tools/vm/run --cppc:
+# vcpufreq's emulation then advances its feedback counters and
+# freq_invariance learns max_P, boost and the delivered frequency from
+# them (not told the preset's values); GUEST_SETUP, a shell command run
+# after the modules are loaded and before the plan (e.g. a governor and
+# tunables to start from, which every run must put back).
+# Prints COMPARE_* lines (see run-one.sh), COMPARE_BOOT at the start,
+# COMPARE_STATE before=... and after=... (every policy's governor and
+# that governor's tunables, around the plan) and COMPARE_DONE at the end;
+# exits 2 when the machine cannot be set up.
 preset=$1 emulate_boost=$2 need_energy=$3 plan=$4
 CPUFREQ=/sys/devices/system/cpu/cpufreq
 here=$(dirname "$0")
@@ -24,7 +33,9 @@ for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
 	[ "$on" = 1 ] || echo 1 > "$c"
 done
 
-if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emulate_boost"; then
+cppc=
+[ -n "${CPPC_PAGE:-}" ] && cppc="cppc_page=$CPPC_PAGE"
+if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emulate_boost" ${cppc:+"$cppc"}; then
 	# Without energy the harness can still be exercised on a vcpufreq
 	# that has no emulation (requests then change no speed).
 	if [ "$need_energy" = 1 ] || ! insmod selftests/vcpufreq.ko preset="$preset"; then
@@ -37,7 +48,14 @@ cfg=/sys/kernel/debug/vcpufreq/config
 max_p=$(sed -n 's/^max_p_khz //p' $cfg)
 boost=$(sed -n 's/^hidden_boost_khz //p' $cfg)
 [ "${boost:-0}" = 0 ] && boost=$(sed -n 's/^max_boost_khz //p' $cfg)
-insmod freq_invariance.ko max_p_khz="$max_p" max_boost_khz="$boost" || exit 2
+if [ -n "$cppc" ]; then
+	insmod freq_invariance.ko || exit 2
+	fidir=/sys/kernel/freq_invariance/cpu0
+	max_p=$(cat $fidir/max_p_khz) boost=$(cat $fidir/max_boost_khz)
+	cppc="$cppc delivered_source=$(cat $fidir/delivered_source)"
+else
+	insmod freq_invariance.ko max_p_khz="$max_p" max_boost_khz="$boost" || exit 2
+fi
 insmod sugov_inv.ko || exit 2
 for g in conservative ondemand userspace powersave; do
 	modprobe "cpufreq_$g" 2>/dev/null
@@ -47,7 +65,23 @@ if [ "$need_energy" = 1 ] && [ ! -r $zone ]; then
 	echo "compare: $zone is not there (vcpufreq without the energy model?)"
 	exit 2
 fi
-echo "COMPARE_BOOT cpus=$(nproc) preset=$preset emulate_boost=$emulate_boost max_p_khz=$max_p max_boost_khz=$boost governors=$(tr ' ' ',' < $CPUFREQ/policy0/scaling_available_governors | sed 's/,$//')"
+if [ -n "${GUEST_SETUP:-}" ]; then
+	sh -c "$GUEST_SETUP" || { echo "compare: GUEST_SETUP failed: $GUEST_SETUP"; exit 2; }
+fi
+echo "COMPARE_BOOT cpus=$(nproc) preset=$preset emulate_boost=$emulate_boost max_p_khz=$max_p max_boost_khz=$boost${cppc:+ $cppc} governors=$(tr ' ' ',' < $CPUFREQ/policy0/scaling_available_governors | sed 's/,$//')"
+
+# state: every policy's governor and that governor's tunables, one word.
+state() {
+	for p in "$CPUFREQ"/policy*; do
+		read -r g < "$p/scaling_governor"
+		printf '%s=%s' "${p##*/}" "$g"
+		for f in "$CPUFREQ/$g"/* "$p/$g"/*; do
+			[ -f "$f" ] && printf ',%s=%s' "${f##*/}" "$(tr ' ' _ < "$f")"
+		done
+		printf ';'
+	done
+}
+echo "COMPARE_STATE before=$(state)"
 
 echo "$plan" | while read -r line; do
 	[ -n "$line" ] || continue
@@ -56,4 +90,5 @@ echo "$plan" | while read -r line; do
 	rc=$?
 	[ $rc = 2 ] && echo "COMPARE_RESULT $1 status=refused rc=2"
 done
+echo "COMPARE_STATE after=$(state)"
 echo "COMPARE_DONE"

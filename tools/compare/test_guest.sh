@@ -2,11 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # End-to-end test of tools/compare in the guest: powersave and
-# performance x one short CPU-bound run x 2 repetitions on the epyc-7742
-# preset under instruction counting (1 vCPU), printed as KTAP.  Checks
+# performance x (one short CPU-bound run, a command that hangs once, a
+# command that signals its runner) x 2 repetitions on the epyc-7742
+# preset under instruction counting (1 vCPU), printed as KTAP.  The guest
+# starts from sugov_inv with tunables of its own (--guest-setup).  Checks
 # that the plan ran, that the tables are there, that each governor held
-# the frequency it stands for (time_in_state), and, with the emulated
-# machine, that the slower P-state took longer and drew less power.
+# the frequency it stands for (time_in_state), with the emulated machine
+# that the slower P-state took longer and drew less power, that the hung
+# run was stopped at its time limit and recorded as failed, that the
+# signalled runs were recorded as interrupted, that the plan went on
+# after both, and that the cpufreq state (governors and tunables) after
+# the plan is the one found before it.
 #
 # Usage: tools/compare/test_guest.sh [OUTDIR]
 set -uo pipefail
@@ -26,14 +32,23 @@ check() { # DESC CMD...
 }
 
 echo "KTAP version 1"
-echo "1..8"
+echo "1..11"
 # Before vcpufreq has its emulated machine, the harness still runs.
 energy=
 grep -q 'module_param(emulate,' "$top/selftests/vcpufreq.c" || energy=--no-energy
 t0=$(date +%s)
 mkdir -p "$(dirname "$out")"
+cf=/sys/devices/system/cpu/cpufreq
+setup="for p in $cf/policy*; do echo sugov_inv > \$p/scaling_governor; done;
+	for d in $cf/sugov_inv $cf/policy*/sugov_inv; do [ -d \$d ] || continue;
+	echo 5000 > \$d/rate_limit_us; echo midpoint > \$d/freq_max_policy; done"
+hang='[ -e /tmp/compare-hung ] || { : > /tmp/compare-hung; sleep 600; }'
+# The workload's shell -> run-one.sh --workload -> run-one.sh.
+# shellcheck disable=SC2016
+selfterm='read -r _ _ _ r _ < /proc/$PPID/stat; kill -TERM $r; sleep 30'
 "$top/tools/compare/compare" --guest epyc-7742 -c powersave -c performance -b powersave \
-	-w cpu:1 --cpu-ops 60 -r 2 --seed 1 --settle 0.5 --timeout 900 $energy -o "$out" \
+	-w cpu:1 --cpu-ops 60 --cmd hang "$hang" --cmd selfterm "$selfterm" -r 2 --seed 1 \
+	--settle 0.5 --run-timeout 15 --guest-setup "$setup" --timeout 900 $energy -o "$out" \
 	> "$out.log" 2>&1
 rc=$?
 echo "# compare exited $rc after $(($(date +%s) - t0)) s (log: $out.log)"
@@ -49,7 +64,7 @@ d = json.load(open(sys.argv[1]))
 r, m = d['results'], d['meta']
 ok = [x for x in r if x['status'] == 'ok']
 def runs(c):
-    return [x for x in ok if x['config'] == c]
+    return [x for x in ok if x['config'] == c and x['workload'] == 'cpu']
 def share(c, pick):
     t = {}
     for x in runs(c):
@@ -65,17 +80,18 @@ EOF
 }
 
 if [ ! -s "$out/results.json" ]; then
-	for d in "4 runs measured" "the report has the three kinds of table" \
+	for d in "4 CPU-bound runs measured" "the report has the three kinds of table" \
 		"powersave held the lowest P-state" "performance held the highest P-state" \
 		"--report re-renders the same tables" "powersave's run took longer" \
-		"powersave drew less power"; do
+		"powersave drew less power" "the hung run: stopped at its limit, failed" \
+		"the signalled runs: interrupted" "the cpufreq state is as found"; do
 		nok "$d"
 	done
 	echo "# 0 passed, $fails failed"
 	exit 1
 fi
 
-check "4 runs measured" q 'len(ok) == 4'
+check "4 CPU-bound runs measured" q "len(runs('powersave') + runs('performance')) == 4"
 tables() {
 	grep -q '^PERFORMANCE RATIOS' "$out/report.txt" &&
 		grep -q '^2. DETAILED PERFORMANCE TABLES' "$out/report.txt" &&
@@ -102,5 +118,11 @@ else
 	skip "powersave's run took longer (emulated frequency)" "no powercap zone: vcpufreq without emulation"
 	skip "powersave drew less power (energy model)" "no powercap zone: vcpufreq without emulation"
 fi
+check "the hung run: stopped at its 15 s limit, recorded failed; the plan went on" \
+	q "[(x['status'], x['rc'], x['note']) for x in r if x['workload'] == 'hang' and x['status'] != 'ok'] == [('failed', 124, 'time limit 15 s')] and len(r) == len(m['plan'])"
+check "the runs that signalled their runner: recorded interrupted, the plan went on" \
+	q "[x['status'] for x in r if x['workload'] == 'selfterm'] == ['interrupted'] * 4"
+check "the cpufreq state after the plan is as found (sugov_inv, rate_limit_us 5000, midpoint)" \
+	q "m['guest_state_before'] == m['guest_state_after'] and 'rate_limit_us=5000' in m['guest_state_before'] and '[midpoint]' in m['guest_state_before'] and m['guest_state_before'].count('policy') >= 1"
 echo "# $((n - fails)) passed, $fails failed"
 [ "$fails" = 0 ]
