@@ -27,8 +27,8 @@ all: modules fi-probe
 kdir-check:
 	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) does not exist: install your kernel's headers, or build for another kernel with make KDIR=DIR, e.g. one of: $$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | tr '\n' ' ')(the -amd64 tree, not -common; make deps installs Debian's)"; exit 1; }
 
-# A raw use of an API that changed after 6.1 would break newer kernels,
-# which cannot be compiled here: refuse it before building.
+# A raw use of an API that changed after 6.12 would break newer kernels,
+# which are not compiled here: refuse it before building.
 compat-check:
 	@tools/compat-check.sh
 

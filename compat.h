@@ -72,7 +72,8 @@
  * Checked and unchanged from 6.1 to 6.18, so nothing to map (recorded so
  * the next port does not have to look again): cpufreq_driver_resolve_freq(),
  * gov_attr_set_init/get/put() and struct governor_attr,
- * cpufreq_add_update_util_hook(), cpufreq_policy_transition_delay_us(),
+ * cpufreq_add_update_util_hook(), cpufreq_policy_transition_delay_us()
+ * (its prototype: its result changed by 6.12, see below),
  * cppc_get_perf_caps() and struct cppc_perf_caps, get_cpu_idle_time_us(),
  * TRACE_EVENT with __field/__entry only (6.10 changed __assign_str(), which
  * sugov_inv_trace.h does not use).  Not used by the two modules, so not
