@@ -69,6 +69,20 @@
 #endif
 
 /*
+ * Whose frequency-invariance rules reference=kernel reproduces: the
+ * running kernel's (enum freq_ratio_rules, freq_ratio.h).  Linux 6.12
+ * replaced AMD's numerator, 6.1's amd_get_highest_perf() model list, with
+ * amd_get_boost_ratio_numerator() (commits 6c09e3b445a1, 279f838a61f9,
+ * ad4caad58d91, merged for v6.12-rc1); Intel's rules did not change.
+ * Kernels after 6.12 get 6.12's set: checked against 6.12 only.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define FREQ_RATIO_RULES_RUNNING	FREQ_RATIO_RULES_6_12
+#else
+#define FREQ_RATIO_RULES_RUNNING	FREQ_RATIO_RULES_6_1
+#endif
+
+/*
  * Checked and unchanged from 6.1 to 6.18, so nothing to map (recorded so
  * the next port does not have to look again): cpufreq_driver_resolve_freq(),
  * gov_attr_set_init/get/put() and struct governor_attr,

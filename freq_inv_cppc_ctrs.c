@@ -43,13 +43,6 @@
 /* A busy CPU's counters must move within this long at load, ns */
 #define FREQ_INV_CPPC_PROBE_NS	(5 * NSEC_PER_MSEC)
 
-/*
- * The delivered counter runs at most max_boost/max_P faster than the
- * reference one (highest/nominal perf, at most 255/1); more than 16x is a
- * reset.  The bound keeps ref_khz * d_del / d_ref below 2^32.
- */
-#define FREQ_INV_CPPC_MAX_SHIFT	4
-
 /**
  * struct freq_inv_cppc_cpu - one CPU's feedback counters
  * @seq: orders the hook's lockless reads against the sampler's update
@@ -77,7 +70,7 @@ struct freq_inv_cppc_cpu {
 
 static DEFINE_PER_CPU(struct freq_inv_cppc_cpu, freq_inv_cppc_cpus);
 
-/* The counters are the delivered-frequency source; set once at load */
+/* The sampler runs: set once at load, cleared at unload */
 static bool freq_inv_cppc_ctrs_on;
 
 static void freq_inv_cppc_sample_fn(struct work_struct *work);
@@ -147,11 +140,9 @@ static void freq_inv_cppc_sample_cpu(unsigned int cpu)
 	cc->raw_delivered = ctrs.delivered;
 	cc->raw_reference = ctrs.reference;
 	/* A CPU that did not run, or a reset: no ticks, not a frequency */
-	if (!dr || (dd >> FREQ_INV_CPPC_MAX_SHIFT) > dr) {
+	if (freq_ratio_delta_khz(cc->ref_khz, dd, dr, &khz)) {
 		dd = 0;
 		dr = 0;
-	} else {
-		khz = mul_u64_u64_div_u64(cc->ref_khz, dd, dr);
 	}
 
 	/*
@@ -194,6 +185,46 @@ static void freq_inv_cppc_load(unsigned int cpu, u64 *delivered,
 	} while (read_seqcount_retry(&cc->seq, seq));
 }
 
+/* freq_inv_sample_prepare() for the counters: start a window, no hardware */
+static void freq_inv_cppc_snapshot(struct freq_inv_sample *sample)
+{
+	u32 last;
+
+	freq_inv_cppc_load(sample->cpu, &sample->cppc_delivered,
+			   &sample->cppc_reference, &last);
+}
+
+/*
+ * freq_inv_delivered_khz() for the counters: over the window when the
+ * sampler published ticks in it, else the last period in which the CPU
+ * ran; -ENODATA before it ran in any sampled period.  No hardware access.
+ */
+static int freq_inv_cppc_khz(struct freq_inv_sample *sample, u32 *khz)
+{
+	unsigned int cpu = sample->cpu;
+	u64 d, r, dd, dr;
+	u32 last;
+
+	freq_inv_cppc_load(cpu, &d, &r, &last);
+	dd = d - sample->cppc_delivered;
+	dr = r - sample->cppc_reference;
+	sample->cppc_delivered = d;
+	sample->cppc_reference = r;
+	if (!freq_ratio_delta_khz(per_cpu_ptr(&freq_inv_cppc_cpus, cpu)->ref_khz,
+				  dd, dr, khz))
+		return 0;
+	if (!last)
+		return -ENODATA;
+	*khz = last;
+	return 0;
+}
+
+static const struct freq_inv_deliv_ops freq_inv_cppc_ops = {
+	.source = FREQ_INV_DELIV_CPPC,
+	.snapshot = freq_inv_cppc_snapshot,
+	.khz = freq_inv_cppc_khz,
+};
+
 /**
  * freq_inv_cppc_ctrs_start() - use the CPPC feedback counters if they work
  *
@@ -205,20 +236,18 @@ static void freq_inv_cppc_load(unsigned int cpu, u64 *delivered,
  * when a _CPC exists but its counters cannot be used.
  *
  * Context: process context, may sleep (work_on_cpu(), PCC mailboxes).
- * Return: 0 when the counters are in use; -EOPNOTSUPP when the CPU has
- * APERF/MPERF; -ENODEV without _CPC or without a nominal level and
- * frequency in it (no line: the load message says CPPC is unavailable);
- * -ENODATA when a CPU's counters are unreadable or do not move.
+ * Return: the counters' ops, for freq_inv_deliv_select(); NULL when the
+ * CPU has APERF/MPERF, without _CPC or without a nominal level and
+ * frequency in it (no line: the load message says CPPC is unavailable),
+ * or when a CPU's counters are unreadable or do not move.
  */
-int freq_inv_cppc_ctrs_start(void)
+const struct freq_inv_deliv_ops *freq_inv_cppc_ctrs_start(void)
 {
 	unsigned int cpu;
 	long err = 0;
 
-	if (boot_cpu_has(X86_FEATURE_APERFMPERF))
-		return -EOPNOTSUPP;
-	if (!acpi_cpc_valid())
-		return -ENODEV;
+	if (boot_cpu_has(X86_FEATURE_APERFMPERF) || !acpi_cpc_valid())
+		return NULL;
 
 	for_each_possible_cpu(cpu)
 		seqcount_init(&per_cpu_ptr(&freq_inv_cppc_cpus, cpu)->seq);
@@ -231,7 +260,7 @@ int freq_inv_cppc_ctrs_start(void)
 			pr_info("CPPC feedback counters of cpu%u unreadable: delivered frequency from cpufreq\n",
 				cpu);
 		if (err)
-			return err;
+			return NULL;
 	}
 
 	cpus_read_lock();
@@ -244,7 +273,7 @@ int freq_inv_cppc_ctrs_start(void)
 	if (err) {
 		pr_info("CPPC feedback counters of cpu%u do not advance: delivered frequency from cpufreq\n",
 			cpu);
-		return -ENODATA;
+		return NULL;
 	}
 
 	/* The sampler's first pass takes the raw values as its base */
@@ -260,7 +289,7 @@ int freq_inv_cppc_ctrs_start(void)
 	freq_inv_cppc_ctrs_on = true;
 	queue_delayed_work(system_unbound_wq, &freq_inv_cppc_work,
 			   msecs_to_jiffies(FREQ_INV_CPPC_PERIOD_MS));
-	return 0;
+	return &freq_inv_cppc_ops;
 }
 
 /**
@@ -278,66 +307,3 @@ void freq_inv_cppc_ctrs_stop(void)
 	freq_inv_cppc_ctrs_on = false;
 }
 
-/**
- * freq_inv_cppc_ctrs_active() - are the CPPC counters the source?
- *
- * Context: any.
- * Return: true after a successful freq_inv_cppc_ctrs_start().
- */
-bool freq_inv_cppc_ctrs_active(void)
-{
-	return READ_ONCE(freq_inv_cppc_ctrs_on);
-}
-
-/**
- * freq_inv_cppc_ctrs_snapshot() - start a window on @cpu
- * @cpu: the CPU
- * @delivered: set to the running total of delivered ticks
- * @reference: set to the running total of reference ticks
- *
- * Context: any, IRQs off included; never reads hardware.
- */
-void freq_inv_cppc_ctrs_snapshot(unsigned int cpu, u64 *delivered,
-				 u64 *reference)
-{
-	u32 last;
-
-	freq_inv_cppc_load(cpu, delivered, reference, &last);
-}
-
-/**
- * freq_inv_cppc_ctrs_khz() - delivered frequency of @cpu since a snapshot
- * @cpu: the CPU
- * @delivered: the window's start total (see freq_inv_cppc_ctrs_snapshot());
- *	advanced to the current total
- * @reference: likewise, reference ticks
- * @khz: set to the delivered frequency, kHz
- *
- * Over the window when the sampler published ticks in it, else the last
- * period in which the CPU ran.
- *
- * Context: any, IRQs off included; never reads hardware.
- * Return: 0 with @khz set; -ENODATA before the CPU ran in any sampled
- * period.
- */
-int freq_inv_cppc_ctrs_khz(unsigned int cpu, u64 *delivered, u64 *reference,
-			   u32 *khz)
-{
-	u64 d, r, dd, dr;
-	u32 last;
-
-	freq_inv_cppc_load(cpu, &d, &r, &last);
-	dd = d - *delivered;
-	dr = r - *reference;
-	*delivered = d;
-	*reference = r;
-	if (dr && (dd >> FREQ_INV_CPPC_MAX_SHIFT) <= dr) {
-		*khz = mul_u64_u64_div_u64(per_cpu_ptr(&freq_inv_cppc_cpus, cpu)->ref_khz,
-					   dd, dr);
-		return 0;
-	}
-	if (!last)
-		return -ENODATA;
-	*khz = last;
-	return 0;
-}

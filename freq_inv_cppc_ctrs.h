@@ -7,31 +7,18 @@
 #ifndef _FREQ_INV_CPPC_CTRS_H
 #define _FREQ_INV_CPPC_CTRS_H
 
-#include <linux/errno.h>
-#include <linux/types.h>
+#include "freq_inv_internal.h"
 
 #if IS_ENABLED(CONFIG_ACPI_CPPC_LIB)
-int freq_inv_cppc_ctrs_start(void);
+const struct freq_inv_deliv_ops *freq_inv_cppc_ctrs_start(void);
 void freq_inv_cppc_ctrs_stop(void);
-bool freq_inv_cppc_ctrs_active(void);
-void freq_inv_cppc_ctrs_snapshot(unsigned int cpu, u64 *delivered,
-				 u64 *reference);
-int freq_inv_cppc_ctrs_khz(unsigned int cpu, u64 *delivered, u64 *reference,
-			   u32 *khz);
 #else
-static inline int freq_inv_cppc_ctrs_start(void) { return -ENODEV; }
-static inline void freq_inv_cppc_ctrs_stop(void) { }
-static inline bool freq_inv_cppc_ctrs_active(void) { return false; }
-static inline void freq_inv_cppc_ctrs_snapshot(unsigned int cpu,
-					       u64 *delivered, u64 *reference)
+static inline const struct freq_inv_deliv_ops *freq_inv_cppc_ctrs_start(void)
 {
+	return NULL;
 }
 
-static inline int freq_inv_cppc_ctrs_khz(unsigned int cpu, u64 *delivered,
-					 u64 *reference, u32 *khz)
-{
-	return -ENODATA;
-}
+static inline void freq_inv_cppc_ctrs_stop(void) { }
 #endif
 
 #endif /* _FREQ_INV_CPPC_CTRS_H */

@@ -18,6 +18,7 @@
  * @FREQ_INV_SRC_MSR: Intel MSR_PLATFORM_INFO / MSR_TURBO_RATIO_LIMIT*
  * @FREQ_INV_SRC_CPUFREQ: the cpufreq frequency table of the CPU's policy
  * @FREQ_INV_SRC_OVERRIDE: the max_p_khz= / max_boost_khz= module parameters
+ * @FREQ_INV_SRC_NR: number of sources
  */
 enum freq_inv_source {
 	FREQ_INV_SRC_NONE,
@@ -25,20 +26,24 @@ enum freq_inv_source {
 	FREQ_INV_SRC_MSR,
 	FREQ_INV_SRC_CPUFREQ,
 	FREQ_INV_SRC_OVERRIDE,
+	FREQ_INV_SRC_NR,
 };
 
 /**
  * enum freq_inv_reference - what capacity 1024 stands for
- * @FREQ_INV_REF_KERNEL: the ratio Linux 6.1 itself uses on this CPU
+ * @FREQ_INV_REF_KERNEL: the ratio the running kernel itself uses on this
+ *	CPU (Linux 6.1's or 6.12's rules, enum freq_ratio_rules)
  * @FREQ_INV_REF_MAX_BOOST: the highest frequency the part reaches
  * @FREQ_INV_REF_MIDPOINT: (max_P + max_boost) / 2
  * @FREQ_INV_REF_MAX_P: the highest non-boost P-state (nominal/base)
+ * @FREQ_INV_REF_NR: number of references
  */
 enum freq_inv_reference {
 	FREQ_INV_REF_KERNEL,
 	FREQ_INV_REF_MAX_BOOST,
 	FREQ_INV_REF_MIDPOINT,
 	FREQ_INV_REF_MAX_P,
+	FREQ_INV_REF_NR,
 };
 
 /**
@@ -49,8 +54,8 @@ enum freq_inv_reference {
  * @midpoint_khz: (@max_p_khz + @max_boost_khz) / 2
  * @reference_khz: the frequency capacity 1024 stands for, per the
  *	reference= parameter
- * @kernel_ratio: Linux 6.1's invariance ratio for this CPU, x1024
- *	(arch_max_freq_ratio), never below 1024
+ * @kernel_ratio: the running kernel's invariance ratio for this CPU,
+ *	x1024 (arch_max_freq_ratio), never below 1024
  * @source: where @max_p_khz and @max_boost_khz came from
  */
 struct freq_inv_caps {
@@ -68,11 +73,13 @@ struct freq_inv_caps {
  * @FREQ_INV_DELIV_CPUFREQ: the policy's current frequency (no counters)
  * @FREQ_INV_DELIV_CPPC: ACPI CPPC delivered/reference performance
  *	counter deltas scaled by the reference frequency (no APERF/MPERF)
+ * @FREQ_INV_DELIV_NR: number of sources
  */
 enum freq_inv_deliv_source {
 	FREQ_INV_DELIV_APERFMPERF,
 	FREQ_INV_DELIV_CPUFREQ,
 	FREQ_INV_DELIV_CPPC,
+	FREQ_INV_DELIV_NR,
 };
 
 /**

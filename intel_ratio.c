@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * intel_ratio: Intel MSR values -> max_P, max_boost, midpoint and Linux
- * 6.1's frequency-invariance ratio.  Pure functions, no hardware access:
- * the same file is linked into freq_invariance.ko and fi-probe.
+ * intel_ratio: Intel MSR values -> max_P, max_boost and the kernel's
+ * frequency-invariance ratio.  Pure functions, no hardware
+ * access: the same file is linked into freq_invariance.ko and fi-probe.
  *
- * The path is chosen as 6.1's intel_set_max_freq_ratio() chooses it
- * (arch/x86/kernel/cpu/aperfmperf.c), in this order:
+ * The path is chosen as intel_set_max_freq_ratio() chooses it
+ * (arch/x86/kernel/cpu/aperfmperf.c; Linux 6.1 and 6.12 agree: 6.12
+ * changed only the CPU-match macros, to X86_MATCH_VFM), in this order:
  *  1. Silvermont/Airmont: any part on which MSR_ATOM_CORE_RATIOS and
  *     MSR_ATOM_CORE_TURBO_RATIOS both read; 1-core turbo (Atoms favour
  *     efficiency, so Linux takes their highest turbo level).
@@ -17,23 +18,27 @@
  *  5. Everything else: the 4-core turbo, or the 1-core turbo when the
  *     4-core byte is 0 (fewer than 4 cores).
  * Then ratio = turbo * 1024 / base, and 1024 when MSR_IA32_MISC_ENABLE
- * bit 38 disables turbo.  Where 6.1 leaves the turbo ratio unset (KNL
- * without a usable delta) or accepts an odd value (turbo below base, so
- * a ratio below 1024) this file returns an error instead.
+ * bit 38 disables turbo.  Where the kernel leaves the turbo ratio unset
+ * (KNL without a usable delta) or accepts an odd value (turbo below base,
+ * so a ratio below 1024) this file returns an error instead.
+ *
+ * Not modelled: Linux 6.12's hybrid capacity scaling (commit 929ebc93ccaa,
+ * "cpufreq: intel_pstate: Set asymmetric CPU capacity on hybrid
+ * systems"), with which intel_pstate gives each CPU of a hybrid part
+ * without SMT its own ratio from MSR_HWP_CAPABILITIES; with SMT (the
+ * i3-1220P of Documentation/published-cpus.rst) the ratio below holds.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bits.h>
 #include <linux/errno.h>
-#include <linux/limits.h>
-#include <linux/math64.h>
 #include <linux/overflow.h>
 #include <linux/stddef.h>
 
 #include "compat.h"
 #include "intel_ratio.h"
 
-/* Every part Linux 6.1's aperfmperf.c knows is CPUID family 6 */
+/* Every part aperfmperf.c (6.1, 6.12) knows is CPUID family 6 */
 #define INTEL_RATIO_FAMILY		6U
 
 /* MSR_IA32_MISC_ENABLE bit 38: turbo (IDA) disabled by firmware or OS */
@@ -228,7 +233,7 @@ static int intel_ratio_khz(u32 ratio, u32 bus_khz, u32 *khz)
 }
 
 /*
- * Pick base, 1-core turbo and the kernel's turbo ratio as 6.1 does;
+ * Pick base, 1-core turbo and the kernel's turbo ratio as Linux does;
  * sanity checks follow in intel_ratio_decode_reason().
  */
 static int intel_ratio_pick(const struct intel_ratio_raw *raw,
@@ -308,89 +313,82 @@ base:
  *
  * max_P is the max non-turbo ratio times the bus clock, max_boost the
  * 1-core turbo ratio times the bus clock (max_P when turbo is disabled),
- * and the kernel ratio Linux 6.1's arch_max_freq_ratio (see the file
+ * and the kernel ratio the kernel's arch_max_freq_ratio (see the file
  * comment for the rule of each family).
  *
  * Context: any; no locks, no allocation, no hardware access.
- * Return: 0 on success; -EINVAL for NULL pointers, a zero base or turbo
- * ratio, a turbo ratio below base (ratio below 1024) or above the 1-core
- * turbo, or KNL without a usable delta; -ENODATA when MSR_PLATFORM_INFO or
- * MSR_TURBO_RATIO_LIMIT was not readable and no Atom MSRs were either;
- * -ERANGE when a frequency overflows u32 kHz or the ratio rounds to zero;
- * -EOPNOTSUPP for a family other than 6.
+ * Return: 0 on success; -EINVAL for NULL pointers, an unknown rule set, a
+ * zero base or turbo ratio, a turbo ratio below base (ratio below 1024)
+ * or above the 1-core turbo, or KNL without a usable delta; -ENODATA when
+ * MSR_PLATFORM_INFO or MSR_TURBO_RATIO_LIMIT was not readable and no Atom
+ * MSRs were either; -ERANGE when a frequency overflows u32 kHz or the
+ * ratio rounds to zero; -EOPNOTSUPP for a family other than 6.
  */
 int intel_ratio_decode_reason(const struct intel_ratio_raw *raw,
 			      struct intel_ratio_result *res,
 			      const char **reason)
 {
 	struct intel_ratio_result r = { };
-	u64 ratio;
 	int ret;
 
 	if (!raw || !res)
 		return freq_ratio_fail(reason, -EINVAL, "NULL argument");
+	if ((unsigned int)raw->rules >= FREQ_RATIO_RULES_NR)
+		return freq_ratio_fail(reason, -EINVAL, "unknown rule set");
 	if (raw->family != INTEL_RATIO_FAMILY)
 		return freq_ratio_fail(reason, -EOPNOTSUPP,
-					"not family 6: Linux 6.1 has no rule");
+				       "not family 6: the kernel has no rule");
 
 	ret = intel_ratio_pick(raw, &r, reason);
 	if (ret)
 		return ret;
 
-	/* 6.1: "Couldn't determine cpu base or turbo frequency" */
+	/* Linux: "Couldn't determine cpu base or turbo frequency" */
 	if (!r.base)
 		return freq_ratio_fail(reason, -EINVAL, "base ratio is 0");
 	if (!r.kernel_turbo)
 		return freq_ratio_fail(reason, -EINVAL,
-					"turbo ratio byte Linux uses is 0");
+				       "turbo ratio byte Linux uses is 0");
 	if (!r.turbo_1c)
 		return freq_ratio_fail(reason, -EINVAL,
-					"1-core turbo ratio is 0");
-	/* 6.1 accepts these; a ratio below 1024 would make max_P > max_boost */
+				       "1-core turbo ratio is 0");
+	/* Linux accepts these; a ratio below 1024 would make max_P > max_boost */
 	if (r.kernel_turbo < r.base)
 		return freq_ratio_fail(reason, -EINVAL,
-					"turbo ratio below base (ratio below 1024)");
+				       "turbo ratio below base (ratio below 1024)");
 	if (r.turbo_1c < r.kernel_turbo)
 		return freq_ratio_fail(reason, -EINVAL,
-					"1-core turbo below the turbo ratio Linux uses");
+				       "1-core turbo below the turbo ratio Linux uses");
 
-	/* 8-bit ratios: turbo * 1024 fits easily, base is non-zero */
-	ratio = div_u64((u64)r.kernel_turbo << INTEL_RATIO_SHIFT, r.base);
-	/* 6.1: "Non-zero turbo and base frequencies led to a 0 ratio" */
-	if (!ratio || ratio > U32_MAX)
+	/*
+	 * 8-bit ratios over a non-zero base: neither can round to 0 or
+	 * overflow (Linux: "Non-zero turbo and base frequencies led to a 0
+	 * ratio"), but a decoder never trusts that.
+	 */
+	if (freq_ratio_of(r.kernel_turbo, r.base, &r.turbo_freq_ratio) ||
+	    freq_ratio_of(r.turbo_1c, r.base, &r.boost_ratio))
 		return freq_ratio_fail(reason, -ERANGE, "ratio rounds to 0");
-	r.turbo_freq_ratio = ratio;
-	r.boost_ratio = div_u64((u64)r.turbo_1c << INTEL_RATIO_SHIFT, r.base);
 
 	/* arch_set_max_freq_ratio(turbo_disabled()); unreadable = enabled */
 	r.turbo_disabled = intel_ratio_has(raw, INTEL_RATIO_HAVE_MISC_ENABLE) &&
 			   (raw->misc_enable & INTEL_RATIO_MISC_TURBO_DISABLE);
-	r.kernel_ratio = r.turbo_disabled ? INTEL_RATIO_SCALE :
+	r.kernel_ratio = r.turbo_disabled ? FREQ_RATIO_SCALE :
 			 r.turbo_freq_ratio;
 
 	r.bus_khz = raw->bus_khz ? raw->bus_khz : INTEL_RATIO_BUS_KHZ_DEFAULT;
 	ret = intel_ratio_khz(r.base, r.bus_khz, &r.max_p_khz);
-	if (ret)
-		goto range;
 	/* With turbo disabled the part cannot go above max_P */
-	ret = intel_ratio_khz(r.turbo_disabled ? r.base : r.turbo_1c, r.bus_khz,
-			      &r.max_boost_khz);
+	if (!ret)
+		ret = intel_ratio_khz(r.turbo_disabled ? r.base : r.turbo_1c, r.bus_khz,
+				      &r.max_boost_khz);
+	if (!ret)
+		ret = freq_ratio_scale_khz(r.max_p_khz, r.kernel_ratio,
+					   &r.kernel_reference_khz);
 	if (ret)
-		goto range;
-	r.midpoint_khz = freq_ratio_midpoint_khz(r.max_p_khz, r.max_boost_khz);
-
-	ratio = ((u64)r.max_p_khz * r.kernel_ratio) >> INTEL_RATIO_SHIFT;
-	if (ratio > U32_MAX) {
-		ret = -ERANGE;
-		goto range;
-	}
-	r.kernel_reference_khz = ratio;
+		return freq_ratio_fail(reason, ret, "frequency overflows 32-bit kHz");
 
 	*res = r;
 	return 0;
-
-range:
-	return freq_ratio_fail(reason, ret, "frequency overflows 32-bit kHz");
 }
 EXPORT_SYMBOL_FREQ_INV(intel_ratio_decode_reason);
 
@@ -412,7 +410,7 @@ int intel_ratio_decode(const struct intel_ratio_raw *raw,
 EXPORT_SYMBOL_FREQ_INV(intel_ratio_decode);
 
 /**
- * intel_ratio_path_name() - name of a Linux 6.1 path, for reports
+ * intel_ratio_path_name() - name of a kernel rule's path, for reports
  * @path: the path
  *
  * Context: any.

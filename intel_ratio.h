@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * intel_ratio: pure decoder from Intel MSR values to max_P, max_boost,
- * their midpoint and the frequency-invariance ratio Linux 6.1 uses
- * (arch/x86/kernel/cpu/aperfmperf.c, intel_set_max_freq_ratio()).
+ * intel_ratio: pure decoder from Intel MSR values to max_P, max_boost and
+ * the frequency-invariance ratio the kernel uses
+ * (arch/x86/kernel/cpu/aperfmperf.c, intel_set_max_freq_ratio()), the
+ * same in Linux 6.1 and 6.12.
  *
  * Nothing here reads hardware: callers fill struct intel_ratio_raw with
  * rdmsrq_safe_on_cpu() (kernel) or /dev/cpu/N/msr (fi-probe) and mark
@@ -12,10 +13,11 @@
  * Errors (every function; on error no output field is meaningful):
  *   -EINVAL     malformed: a zero ratio, no turbo ratio where the rule
  *               needs one (empty turbo bytes, KNL with no deltas), turbo
- *               below base (a ratio below 1024), bus clock index unknown
+ *               below base (a ratio below 1024), bus clock index unknown,
+ *               an unknown rule set
  *   -ERANGE     arithmetic overflow, or a ratio that rounds to zero
  *   -ENODATA    an MSR the rule needs was not readable
- *   -EOPNOTSUPP not an Intel family 6 part (Linux 6.1 has no rule for it)
+ *   -EOPNOTSUPP not an Intel family 6 part (the kernel has no rule for it)
  * No function returns 0 with an output left unset.
  */
 #ifndef _INTEL_RATIO_H
@@ -25,10 +27,6 @@
 #include <linux/types.h>
 
 #include "freq_ratio.h"
-
-/* Fixed-point one, as SCHED_CAPACITY_SCALE (kept local: usable in tools/) */
-#define INTEL_RATIO_SCALE		1024U
-#define INTEL_RATIO_SHIFT		10
 
 /*
  * Bus clock, kHz: 100 MHz from Sandy Bridge on; 133.33 MHz on Nehalem and
@@ -66,7 +64,7 @@
 #define INTEL_RATIO_MODEL_ATOM_GOLDMONT_PLUS	0x7aU
 
 /**
- * enum intel_ratio_path - which Linux 6.1 rule chose the turbo ratio
+ * enum intel_ratio_path - which kernel rule chose the turbo ratio
  * @INTEL_RATIO_PATH_SLM: Silvermont/Airmont MSR_ATOM_CORE_(TURBO_)RATIOS,
  *	1-core turbo (tried first on any part where both MSRs read)
  * @INTEL_RATIO_PATH_GLM: Goldmont group rule: first group of >= 1 core
@@ -88,7 +86,11 @@ enum intel_ratio_path {
 
 /**
  * struct intel_ratio_raw - raw MSR values of one CPU
- * @family: CPUID family (boot_cpu_data.x86), 6 for every part 6.1 handles
+ * @rules: whose rules to follow: 6.1's and 6.12's Intel rules are the
+ *	same (aperfmperf.c changed only its CPU-match macros), so this only
+ *	has to be a known rule set
+ * @family: CPUID family (boot_cpu_data.x86), 6 for every part the kernel
+ *	handles
  * @model: CPUID model (boot_cpu_data.x86_model)
  * @have: INTEL_RATIO_HAVE_* bits: which MSRs below were readable
  * @platform_info: MSR_PLATFORM_INFO (0xce); bits 15:8 max non-turbo ratio
@@ -106,6 +108,7 @@ enum intel_ratio_path {
  *	Silvermont, Airmont)
  */
 struct intel_ratio_raw {
+	enum freq_ratio_rules rules;
 	u32 family;
 	u32 model;
 	u32 have;
@@ -120,21 +123,20 @@ struct intel_ratio_raw {
 
 /**
  * struct intel_ratio_result - decoded frequencies and ratios of one CPU
- * @path: the Linux 6.1 rule that chose @kernel_turbo
+ * @path: the kernel's rule that chose @kernel_turbo
  * @bus_khz: bus clock used, kHz
  * @base: max non-turbo ratio (max_P / bus clock)
  * @turbo_1c: 1-core turbo ratio (max_boost / bus clock)
- * @kernel_turbo: the turbo ratio Linux 6.1 divides by @base
+ * @kernel_turbo: the turbo ratio the kernel divides by @base
  * @turbo_disabled: MSR_IA32_MISC_ENABLE bit 38 was set
  * @max_p_khz: @base * @bus_khz
  * @max_boost_khz: @turbo_1c * @bus_khz; @max_p_khz when turbo is disabled
- * @midpoint_khz: (@max_p_khz + @max_boost_khz) / 2, rounded down
  * @boost_ratio: @turbo_1c * 1024 / @base
  * @turbo_freq_ratio: @kernel_turbo * 1024 / @base (arch_turbo_freq_ratio)
- * @kernel_ratio: Linux 6.1's arch_max_freq_ratio: @turbo_freq_ratio, or
+ * @kernel_ratio: the kernel's arch_max_freq_ratio: @turbo_freq_ratio, or
  *	1024 when turbo is disabled
- * @kernel_reference_khz: the frequency capacity 1024 stands for on 6.1:
- *	@max_p_khz * @kernel_ratio >> 10
+ * @kernel_reference_khz: the frequency capacity 1024 stands for in the
+ *	kernel: @max_p_khz * @kernel_ratio >> 10
  */
 struct intel_ratio_result {
 	enum intel_ratio_path path;
@@ -145,7 +147,6 @@ struct intel_ratio_result {
 	bool turbo_disabled;
 	u32 max_p_khz;
 	u32 max_boost_khz;
-	u32 midpoint_khz;
 	u32 boost_ratio;
 	u32 turbo_freq_ratio;
 	u32 kernel_ratio;

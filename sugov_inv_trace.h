@@ -6,7 +6,7 @@
  *   trace-cmd record -e sugov_inv:sugov_inv_decision
  *   perf record -e sugov_inv:sugov_inv_decision -a
  * Enums are exported with TRACE_DEFINE_ENUM so user-space tools can print
- * the policy and reason names from the raw values.
+ * the freq_max choice and reason names from the raw values.
  */
 #if !defined(_SUGOV_INV_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _SUGOV_INV_TRACE_H
@@ -33,7 +33,7 @@ TRACE_DEFINE_ENUM(SUGOV_INV_REASON_IOWAIT);
 TRACE_DEFINE_ENUM(SUGOV_INV_REASON_HOLD);
 TRACE_DEFINE_ENUM(SUGOV_INV_REASON_LIMITS);
 
-#define sugov_inv_show_policy(p)					\
+#define sugov_inv_show_fmax(p)					\
 	__print_symbolic(p,						\
 			 { SUGOV_INV_MAX_P,	"max_P" },		\
 			 { SUGOV_INV_MIDPOINT,	"midpoint" },		\
@@ -56,8 +56,8 @@ TRACE_DEFINE_ENUM(SUGOV_INV_REASON_LIMITS);
  * @util: util fed to the formula (after the iowait boost), capacity units
  * @busy: smoothed busy fraction, not scaled by frequency, capacity units
  * @deliv_khz: delivered frequency of the CPU whose util won, last window
- * @freq_max_policy: active freq_max policy
- * @freq_max_khz: freq_max the policy chose
+ * @freq_max_policy: the active freq_max choice (the tunable's name)
+ * @freq_max_khz: freq_max that choice gave
  * @raw_khz: target before resolving to a table entry and clamping
  * @next_khz: resolved, clamped (and possibly held) frequency
  * @reason: why @next_khz was chosen
@@ -96,7 +96,7 @@ TRACE_EVENT(sugov_inv_decision,
 	    TP_printk("cpu=%u policy_cpu=%u util=%u busy=%u deliv_khz=%u freq_max_policy=%s freq_max_khz=%u raw_khz=%u next_khz=%u reason=%s request=%u",
 		      __entry->cpu, __entry->policy_cpu, __entry->util,
 		      __entry->busy, __entry->deliv_khz,
-		      sugov_inv_show_policy(__entry->freq_max_policy),
+		      sugov_inv_show_fmax(__entry->freq_max_policy),
 		      __entry->freq_max_khz, __entry->raw_khz,
 		      __entry->next_khz,
 		      sugov_inv_show_reason(__entry->reason),

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suite intel_ratio: the Intel MSR decoder (intel_ratio.c) against
- * Linux 6.1's intel_set_max_freq_ratio() (arch/x86/kernel/cpu/aperfmperf.c),
- * with real CPUs' published MSR values from ../shared/data/cpus.md, the
+ * the kernel's intel_set_max_freq_ratio() (arch/x86/kernel/cpu/
+ * aperfmperf.c, the same in Linux 6.1 and 6.12: every case runs by both
+ * rule sets and must give the same), with real CPUs' published MSR
+ * values (Documentation/published-cpus-intel.csv, sources there), the
  * Xeon E5-2687W v3's frequencies (Phoronix's Linux 4.4 governor tests),
- * synthetic rows for each path and
- * fallback to the next rule, the bus clocks of intel_ratio_bus_khz(), and every
- * malformed input.
+ * synthetic rows for each path and fallback to the next rule, the bus
+ * clocks of intel_ratio_bus_khz(), and every malformed input.
  *
- * Each row carries the raw MSRs and the fields cpus.md reads out of them
- * (base = MSR_PLATFORM_INFO bits 15:8, 1C/4C = MSR_TURBO_RATIO_LIMIT
- * bytes 0/3, ...); the test derives every ratio and frequency from those
- * with the rule (turbo * 1024 / base, base * bus, ...), and checks the
- * rule against the ratio cpus.md publishes for the real CPUs.
+ * Each row carries the raw MSRs and the fields they hold (base =
+ * MSR_PLATFORM_INFO bits 15:8, 1C/4C = MSR_TURBO_RATIO_LIMIT bytes 0/3,
+ * ...); the test derives every ratio and frequency from those with the
+ * rule (turbo * 1024 / base, base * bus, ...), and checks the rule
+ * against the ratio the data file derives for the real CPUs.
  *
  * Mutations tried, each caught (the decoder broken in a scratch copy, the
  * suite run on the KUnit kernel; tools/fi-probe/mutations.sh runs these
@@ -58,12 +59,12 @@
  * @actr: MSR_ATOM_CORE_TURBO_RATIOS
  * @bus_khz: bus clock given to the decoder (0 = its 100 MHz default)
  * @err: expected return of intel_ratio_decode()
- * @path: expected Linux 6.1 path
+ * @path: expected kernel path
  * @base: max non-turbo ratio read out of the MSRs
  * @turbo_1c: 1-core turbo ratio read out of the MSRs
- * @kernel_turbo: the turbo ratio 6.1's rule picks
+ * @kernel_turbo: the turbo ratio the kernel's rule picks
  * @disabled: turbo disabled by @misc
- * @published_ratio: cpus.md's 6.1 arch_max_freq_ratio, 0 if none
+ * @published_ratio: the data file's arch_max_freq_ratio, 0 if none
  * @published_max_p: published base frequency, kHz, 0 if none
  * @published_max_boost: published max turbo frequency, kHz, 0 if none
  */
@@ -254,7 +255,7 @@ static const struct intel_case intel_cases[] = {
 		.base = 16, .turbo_1c = 24, .kernel_turbo = 24,
 	},
 	{
-		/* 6.1 tries the Atom MSRs first on every model */
+		/* Linux tries the Atom MSRs first on every model */
 		.name = "Atom MSRs readable on 06_2a: Silvermont rule first",
 		.family = 6, .model = 0x2a, .have = HAVE_ATOM | HAVE_CORE,
 		.pi = 0x2200, .trl = 0x23242526, .acr = 0x100000, .actr = 0x18,
@@ -300,7 +301,7 @@ static const struct intel_case intel_cases[] = {
 		.pi = 0x2200, .trl = 0x23000000, .err = -EINVAL,
 	},
 	{
-		/* 32 * 1024 / 34 = 963: 6.1 would accept it */
+		/* 32 * 1024 / 34 = 963: the kernel would accept it */
 		.name = "turbo below base: ratio below 1024",
 		.family = 6, .model = 0x2a, .have = HAVE_CORE,
 		.pi = 0x2200, .trl = 0x20202020, .err = -EINVAL,
@@ -311,13 +312,13 @@ static const struct intel_case intel_cases[] = {
 		.pi = 0x2200, .trl = 0x26000024, .err = -EINVAL,
 	},
 	{
-		/* 6.1 leaves turbo_freq uninitialised and uses it */
+		/* The kernel leaves turbo_freq uninitialised and uses it */
 		.name = "KNL with no deltas",
 		.family = 6, .model = 0x57, .have = HAVE_CORE,
 		.pi = 0xd00, .trl = 0x0f04, .err = -EINVAL,
 	},
 	{
-		/* 6.1 finds this delta after its last check: unset again */
+		/* The kernel finds this delta after its last check: unset again */
 		.name = "KNL delta only in byte 7",
 		.family = 6, .model = 0x57, .have = HAVE_CORE,
 		.pi = 0xd00, .trl = 0x2000000000000f04, .err = -EINVAL,
@@ -328,7 +329,7 @@ static const struct intel_case intel_cases[] = {
 		.pi = 0xd00, .trl = 0x200104, .err = -EINVAL,
 	},
 	{
-		/* 1 - 7 < 0: 6.1 would store a wrapped u64 */
+		/* 1 - 7 < 0: the kernel would store a wrapped u64 */
 		.name = "KNL delta takes the ratio below 0",
 		.family = 6, .model = 0x57, .have = HAVE_CORE,
 		.pi = 0xd00, .trl = 0xe00104, .err = -EINVAL,
@@ -360,7 +361,7 @@ static const struct intel_case intel_cases[] = {
 		.pi = 0x2200, .err = -ENODATA,
 	},
 	{
-		.name = "family 15: no rule in 6.1",
+		.name = "family 15: no rule in the kernel",
 		.family = 15, .model = 4, .have = HAVE_CORE,
 		.pi = 0x2200, .trl = 0x23242526, .err = -EOPNOTSUPP,
 	},
@@ -379,10 +380,13 @@ static void intel_case_desc(const struct intel_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(intel_decode, intel_cases, intel_case_desc);
 
-static void intel_decode_test(struct kunit *test)
+/* One case by one rule set: Intel's rules are the same in both */
+static void intel_decode_one(struct kunit *test, const struct intel_case *c,
+			     enum freq_ratio_rules rules)
 {
-	const struct intel_case *c = test->param_value;
+	const char *set = freq_ratio_rules_name(rules);
 	const struct intel_ratio_raw raw = {
+		.rules = rules,
 		.family = c->family, .model = c->model, .have = c->have,
 		.platform_info = c->pi, .turbo_ratio_limit = c->trl,
 		.turbo_ratio_limit1 = c->trl1, .misc_enable = c->misc,
@@ -397,7 +401,7 @@ static void intel_decode_test(struct kunit *test)
 	memset(&poison, 0xa5, sizeof(poison));
 	res = poison;
 	ret = intel_ratio_decode_reason(&raw, &res, &why);
-	KUNIT_ASSERT_EQ(test, ret, c->err);
+	KUNIT_ASSERT_EQ_MSG(test, ret, c->err, "rules %s", set);
 	if (c->err) {
 		/* Nothing written on error, and a reason for the log line */
 		KUNIT_EXPECT_EQ(test, 0, memcmp(&res, &poison, sizeof(res)));
@@ -413,7 +417,7 @@ static void intel_decode_test(struct kunit *test)
 	max_p = c->base * bus;
 	max_boost = (c->disabled ? c->base : c->turbo_1c) * bus;
 
-	/* The rule here must reproduce what cpus.md says 6.1 computed */
+	/* The rule here must reproduce the data file's derived ratio */
 	if (c->published_ratio)
 		KUNIT_EXPECT_EQ(test, kratio, c->published_ratio);
 	if (c->published_max_p)
@@ -421,23 +425,33 @@ static void intel_decode_test(struct kunit *test)
 	if (c->published_max_boost)
 		KUNIT_EXPECT_EQ(test, max_boost, c->published_max_boost);
 
-	KUNIT_EXPECT_STREQ(test, intel_ratio_path_name(res.path),
-			   intel_ratio_path_name(c->path));
-	KUNIT_EXPECT_EQ(test, res.bus_khz, bus);
-	KUNIT_EXPECT_EQ(test, res.base, c->base);
-	KUNIT_EXPECT_EQ(test, res.turbo_1c, c->turbo_1c);
-	KUNIT_EXPECT_EQ(test, res.kernel_turbo, c->kernel_turbo);
-	KUNIT_EXPECT_EQ(test, res.turbo_disabled, c->disabled);
-	KUNIT_EXPECT_EQ(test, res.turbo_freq_ratio, tratio);
-	KUNIT_EXPECT_EQ(test, res.kernel_ratio, kratio);
-	KUNIT_EXPECT_EQ(test, res.boost_ratio, c->turbo_1c * 1024 / c->base);
-	KUNIT_EXPECT_EQ(test, res.max_p_khz, max_p);
-	KUNIT_EXPECT_EQ(test, res.max_boost_khz, max_boost);
-	KUNIT_EXPECT_EQ(test, res.midpoint_khz,
-			(u32)(((u64)max_p + max_boost) / 2));
+	KUNIT_EXPECT_STREQ_MSG(test, intel_ratio_path_name(res.path),
+			       intel_ratio_path_name(c->path), "rules %s", set);
+	KUNIT_EXPECT_EQ_MSG(test, res.bus_khz, bus, "rules %s", set);
+	KUNIT_EXPECT_EQ_MSG(test, res.base, c->base, "rules %s", set);
+	KUNIT_EXPECT_EQ_MSG(test, res.turbo_1c, c->turbo_1c, "rules %s", set);
+	KUNIT_EXPECT_EQ_MSG(test, res.kernel_turbo, c->kernel_turbo,
+			    "rules %s", set);
+	KUNIT_EXPECT_EQ_MSG(test, res.turbo_disabled, c->disabled,
+			    "rules %s", set);
+	KUNIT_EXPECT_EQ_MSG(test, res.turbo_freq_ratio, tratio, "rules %s", set);
+	KUNIT_EXPECT_EQ_MSG(test, res.kernel_ratio, kratio, "rules %s", set);
+	KUNIT_EXPECT_EQ_MSG(test, res.boost_ratio, c->turbo_1c * 1024 / c->base,
+			    "rules %s", set);
+	KUNIT_EXPECT_EQ_MSG(test, res.max_p_khz, max_p, "rules %s", set);
+	KUNIT_EXPECT_EQ_MSG(test, res.max_boost_khz, max_boost, "rules %s", set);
 	KUNIT_EXPECT_EQ(test, res.kernel_reference_khz,
 			(u32)(((u64)max_p * kratio) >> 10));
 	KUNIT_EXPECT_GE(test, res.kernel_ratio, 1024U);
+}
+
+static void intel_decode_test(struct kunit *test)
+{
+	const struct intel_case *c = test->param_value;
+	enum freq_ratio_rules rules;
+
+	for (rules = 0; rules < FREQ_RATIO_RULES_NR; rules++)
+		intel_decode_one(test, c, rules);
 }
 
 /**
@@ -506,32 +520,23 @@ static void intel_null_test(struct kunit *test)
 {
 	struct intel_ratio_result res;
 	struct intel_ratio_raw raw = { .family = 6 };
+	struct intel_ratio_raw bad_rules = {
+		.rules = FREQ_RATIO_RULES_NR, .family = 6, .model = 0x2a,
+		.have = HAVE_CORE, .platform_info = 0x2200,
+		.turbo_ratio_limit = 0x23242526,
+	};
 
+	KUNIT_EXPECT_EQ(test, -EINVAL, intel_ratio_decode(&bad_rules, &res));
 	KUNIT_EXPECT_EQ(test, -EINVAL, intel_ratio_decode(NULL, &res));
 	KUNIT_EXPECT_EQ(test, -EINVAL, intel_ratio_decode(&raw, NULL));
 	KUNIT_EXPECT_EQ(test, -EINVAL, intel_ratio_bus_khz(6, 0x2a, NULL, NULL));
 	KUNIT_EXPECT_STREQ(test, "unknown", intel_ratio_path_name(99));
 }
 
-/*
- * Xeon E5-2687W v3 (3.1 GHz base, 3.5 GHz turbo, Intel ARK):
- * midpoint (3100000 + 3500000) / 2; and no wrap near U32_MAX.
- */
-static void intel_midpoint_test(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, (3100000U + 3500000U) / 2,
-			freq_ratio_midpoint_khz(3100000, 3500000));
-	KUNIT_EXPECT_EQ(test, U32_MAX,
-			freq_ratio_midpoint_khz(U32_MAX, U32_MAX));
-	KUNIT_EXPECT_EQ(test, U32_MAX / 2,
-			freq_ratio_midpoint_khz(U32_MAX, 0));
-}
-
 static struct kunit_case intel_ratio_test_cases[] = {
 	KUNIT_CASE_PARAM(intel_decode_test, intel_decode_gen_params),
 	KUNIT_CASE_PARAM(intel_bus_test, intel_bus_gen_params),
 	KUNIT_CASE(intel_null_test),
-	KUNIT_CASE(intel_midpoint_test),
 	{ }
 };
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suite sugov_inv_estimator: the PELT-like util estimator of
- * sugov_inv.h (sugov_inv_est_update() and the helpers it is built from).
+ * sugov_inv_est.h (sugov_inv_est_update() and the helpers it is built from).
  *
- * The rules under test, from design.md: invariant util of a window is
+ * The rules under test, from Documentation/design.rst: invariant util of a window is
  * min(busy * f_deliv / ref, 1) * 1024; the estimate moves towards it with
  * weight 1 - 2^(-t / half-life), t measured on PELT's clock, which runs
  * at s = min(f_deliv / ref, 1) while the CPU is busy and catches up with
@@ -46,13 +46,13 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
-#include "sugov_inv.h"
+#include "sugov_inv_est.h"
 
 #define CAP		SCHED_CAPACITY_SCALE
 #define ONE		BIT(16)		/* decay factors: units of 1/65536 */
 
 /*
- * Input of one window as design.md states it: the busy fraction, scaled by
+ * Input of one window as Documentation/design.rst states it: the busy fraction, scaled by
  * delivered / reference frequency and capped at full; a window busy to
  * within the header's jitter slack counts as never idle and gives full.
  * Reference 0 (caps unknown) leaves the busy fraction as it is.

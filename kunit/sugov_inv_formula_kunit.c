@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suites for the freq_next formula and the freq_max policies of
- * sugov_inv.h:
+ * KUnit suites for the freq_next formula and the freq_max choices of
+ * sugov_inv_rules.h:
  *
  *   sugov_inv_formula   freq_next = headroom * freq_max * util / 1024 and
- *                       sugov_inv_decide() for each policy of design.md
+ *                       sugov_inv_decide() for each freq_max choice of
+ *                       Documentation/design.rst
  *   sugov_inv_overutil  the over-utilization test at, below and above its
  *                       threshold, alone and inside overutil-detect
  *
- * Every expectation is computed here from the rule as design.md states it,
- * by a different method than sugov_inv.h uses (long division instead of
- * mul_u64_u32_div(), an explicit policy table instead of its switch), so
- * the two can only agree by both being right.  The tables carry inputs
- * only: real CPUs' frequencies from ../shared/data/cpus.md and edge values.
+ * Every expectation is computed here from the rule as design.rst states
+ * it, by a different method than sugov_inv_rules.h uses (long division
+ * instead of mul_u64_u32_div(), an explicit table of the choices instead
+ * of its switch), so the two can only agree by both being right.  The
+ * tables carry inputs only: real CPUs' published frequencies (sources at
+ * struct cpu_caps) and edge values.
  *
  * Mutations this suite catches (each tried: tools/kunit/run.sh reported a
  * failure with the mutation in place and none without it):
@@ -22,9 +24,9 @@
  *  - formula: headroom * freq_max * util in plain u64 (wraps; only
  *    outside the tunables' range, which keeps the product below 2^51)
  *  - formula: divide by 1000 instead of 1024 (capacity scale)
- *  - policies: midpoint answers max_P; max_P answers the reference
- *  - policies: noinv scales with invariant util instead of the busy fraction
- *  - policies: iowait boost compared with >= / not capped at 1024
+ *  - choices: midpoint answers max_P; max_P answers the reference
+ *  - choices: noinv scales with invariant util instead of the busy fraction
+ *  - choices: iowait boost compared with >= / not capped at 1024
  *  - overutil: >= flipped to > (at-threshold rows), threshold scaled by 1000
  *  - overutil: decided on invariant util instead of the busy fraction
  *  - overutil: cpuinfo.max_freq of 0 not replaced by max_boost
@@ -35,7 +37,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
-#include "sugov_inv.h"
+#include "sugov_inv_rules.h"
 
 /* ------------------------------------------------------------------------
  * The rules, written independently of sugov_inv.h
@@ -84,11 +86,14 @@ struct cpu_caps {
 };
 
 /*
- * Published values from ../shared/data/cpus.md (sources listed there).
- * EPYC 7702: nominal 2000 MHz, CPPC highest 255 of nominal 152 (uniform),
- * 6.1 ratio (166 * 1024 / 152 + 1024) / 2 = 1071.  Xeon E5-2660 v3 (the
- * E5-2687W v3's die): base 26, 1C 33, 4C 30 -> 1181.  Core i3-1220P:
- * base 10, 1C 44, 4C 38 -> 3891, the widest spread known.
+ * Published register values.  EPYC 7702: nominal 2000 MHz, CPPC highest
+ * 255 of nominal 152 (uniform), 6.1 ratio (166 * 1024 / 152 + 1024) / 2 =
+ * 1071 (the linux-pm thread "cpufreq/amd-pstate: Fix the scaling_max_freq
+ * setting on shared memory CPPC systems", September 2024).  Xeon E5-2660
+ * v3 (the E5-2687W v3's die): base 26, 1C 33, 4C 30 -> 1181 (InstLatx64's
+ * CPUID dump GenuineIntel00306F2_HaswellEP2_CPUID.txt).  Core i3-1220P:
+ * base 10, 1C 44, 4C 38 -> 3891, the widest spread known (InstLatx64's
+ * GenuineIntel00906A4_AlderLakeP_00_CPUID.txt).
  */
 static const struct cpu_caps epyc_7702 = {
 	.max_p_khz = 2000000, .max_boost_khz = 3353515,
@@ -213,10 +218,11 @@ static void formula_matches_rule(struct kunit *test)
 }
 
 /*
- * Policies.  Each row is one decision; the test derives the expected
- * freq_max, util and reason from design.md's policy table (policy_rule()).
+ * The freq_max choices.  Each row is one decision; the test derives the
+ * expected freq_max, util and reason from design.rst's table of the
+ * choices (fmax_rule()).
  */
-struct policy_case {
+struct fmax_case {
 	const char *name;
 	const struct cpu_caps *caps;
 	enum sugov_inv_fmax fmax;
@@ -232,12 +238,13 @@ struct policy_case {
 
 /*
  * acpi-cpufreq's cpuinfo.max_freq on an EPYC 7702 under 6.1: nominal
- * 2000 MHz * (166 * 1024 / 152) / 1024 (cpus.md), below the real boost.
+ * 2000 MHz * (166 * 1024 / 152) / 1024 (the thread above), below the
+ * real boost.
  */
 #define EPYC_7702_CPUINFO_MAX_KHZ	2183593
 
-static const struct policy_case policy_cases[] = {
-	/* Each policy on three CPUs at half invariant util, 60 % busy */
+static const struct fmax_case fmax_cases[] = {
+	/* Each choice on three CPUs at half invariant util, 60 % busy */
 	{
 		.name = "EPYC 7702: max_P, util 512",
 		.caps = &epyc_7702, .fmax = SUGOV_INV_MAX_P,
@@ -360,22 +367,22 @@ static const struct policy_case policy_cases[] = {
 		.caps = &epyc_7702, .fmax = SUGOV_INV_NOINV,
 		.util_inv = 600, .util_raw = 600, .cur_khz = 0,
 	}, {
-		.name = "an unknown policy number behaves as max_boost",
+		.name = "an unknown choice number behaves as max_boost",
 		.caps = &epyc_7702, .fmax = SUGOV_INV_NR_FMAX,
 		.util_inv = 400, .util_raw = 400, .cur_khz = 2000000,
 	},
 };
 
-static void policy_case_desc(const struct policy_case *c, char *desc)
+static void fmax_case_desc(const struct fmax_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(policy, policy_cases, policy_case_desc);
+KUNIT_ARRAY_PARAM(fmax, fmax_cases, fmax_case_desc);
 
 /* Fill the governor's input from a row; 0 headroom/threshold: defaults */
-static void policy_case_input(const struct policy_case *c,
-			      struct sugov_inv_in *in)
+static void fmax_case_input(const struct fmax_case *c,
+			    struct sugov_inv_in *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->fmax = c->fmax;
@@ -389,15 +396,15 @@ static void policy_case_input(const struct policy_case *c,
 	in->max_boost_khz = c->caps->max_boost_khz;
 	in->ref_khz = caps_ref_khz(c->caps);
 	in->headroom_pct = c->headroom_pct ?: SUGOV_INV_HEADROOM_DEFAULT;
-	in->overutil_pct = c->overutil_pct ?: SUGOV_INV_OVERUTIL_DEFAULT;
+	in->overutil_pct = c->overutil_pct ?: SUGOV_INV_THRESHOLD_DEFAULT_PCT;
 }
 
 /*
- * design.md, "The freq_max policies", as a table: which frequency each
- * policy puts into the formula, which util it scales (noinv: the busy
+ * Documentation/design.rst, "The formula and the freq_max policies", as a
+ * table: which frequency each choice puts into the formula, which util it scales (noinv: the busy
  * fraction, not scaled by frequency), and the overutil-detect exception.
  */
-static void policy_rule(const struct sugov_inv_in *in, struct sugov_inv_out *out)
+static void fmax_rule(const struct sugov_inv_in *in, struct sugov_inv_out *out)
 {
 	bool noinv = in->fmax == SUGOV_INV_NOINV;
 	u32 util = noinv ? in->util_raw : in->util_inv;
@@ -439,7 +446,7 @@ static void expect_decision(struct kunit *test, const struct sugov_inv_in *in)
 	/* Poison the output: every field must be written */
 	memset(&got, 0xa5, sizeof(got));
 	sugov_inv_decide(in, &got);
-	policy_rule(in, &want);
+	fmax_rule(in, &want);
 
 	KUNIT_EXPECT_EQ(test, got.freq_max_khz, want.freq_max_khz);
 	KUNIT_EXPECT_EQ(test, got.util, want.util);
@@ -447,18 +454,18 @@ static void expect_decision(struct kunit *test, const struct sugov_inv_in *in)
 	KUNIT_EXPECT_EQ(test, got.reason, want.reason);
 }
 
-static void policy_matches_table(struct kunit *test)
+static void fmax_matches_table(struct kunit *test)
 {
-	const struct policy_case *c = test->param_value;
+	const struct fmax_case *c = test->param_value;
 	struct sugov_inv_in in;
 
-	policy_case_input(c, &in);
+	fmax_case_input(c, &in);
 	expect_decision(test, &in);
 }
 
 static struct kunit_case sugov_inv_formula_test_cases[] = {
 	KUNIT_CASE_PARAM(formula_matches_rule, formula_gen_params),
-	KUNIT_CASE_PARAM(policy_matches_table, policy_gen_params),
+	KUNIT_CASE_PARAM(fmax_matches_table, fmax_gen_params),
 	{}
 };
 
@@ -526,10 +533,10 @@ static void overutil_threshold(struct kunit *test)
  * low (it runs slowly) but whose busy fraction reaches the threshold asks
  * for the top frequency; one unit less and it follows the formula.
  */
-static void overutil_in_policy(struct kunit *test)
+static void overutil_in_decision(struct kunit *test)
 {
 	const struct overutil_case *c = test->param_value;
-	const struct policy_case row = {
+	const struct fmax_case row = {
 		.caps = &epyc_7702, .fmax = SUGOV_INV_OVERUTIL,
 		.util_inv = 200, .cur_khz = 1500000,
 		.cpu_max_khz = EPYC_7702_CPUINFO_MAX_KHZ,
@@ -538,7 +545,7 @@ static void overutil_in_policy(struct kunit *test)
 	struct sugov_inv_out out;
 	struct sugov_inv_in in;
 
-	policy_case_input(&row, &in);
+	fmax_case_input(&row, &in);
 	in.util_raw = ref_overutil_boundary(c->threshold_pct) + c->delta;
 	expect_decision(test, &in);
 
@@ -549,7 +556,7 @@ static void overutil_in_policy(struct kunit *test)
 
 static struct kunit_case sugov_inv_overutil_test_cases[] = {
 	KUNIT_CASE_PARAM(overutil_threshold, overutil_gen_params),
-	KUNIT_CASE_PARAM(overutil_in_policy, overutil_gen_params),
+	KUNIT_CASE_PARAM(overutil_in_decision, overutil_gen_params),
 	{}
 };
 

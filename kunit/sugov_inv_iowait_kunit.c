@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite sugov_inv_iowait: the iowait boost of sugov_inv.h
+ * KUnit suite sugov_inv_iowait: the iowait boost of sugov_inv_iowait.h
  * (sugov_inv_iowait_note() and sugov_inv_iowait_apply()), schedutil's
  * rules: the first I/O-wait wake-up boosts util to 1/8 of full, each
  * further one (at most one per evaluation) doubles it up to full, an
@@ -30,7 +30,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
-#include "sugov_inv.h"
+#include "sugov_inv_iowait.h"
 
 /*
  * Hook calls:

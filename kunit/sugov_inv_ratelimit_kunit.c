@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suite sugov_inv_ratelimit: when the governor evaluates a policy
- * (sugov_inv_eval_due() and sugov_inv_update_next() of sugov_inv.h),
+ * (sugov_inv_eval_due() and sugov_inv_update_next() of sugov_inv_rules.h),
  * schedutil's rules: at most one evaluation per rate_limit_us, counted
  * from the last evaluation that changed the frequency (an evaluation that
  * changed nothing does not restart the period); a
@@ -15,8 +15,8 @@
  *  - the limits-change bypass dropped
  *  - elapsed time computed unsigned (a backwards clock evaluates at once)
  *  - delay compared in us against ns (evaluates 1000x too often)
- *  - sugov_inv_update_next() restarting the period on an unchanged
- *    frequency (the old rule: a load step waits a full period)
+ *  - sugov_inv_update_next() true for an unchanged frequency (every
+ *    evaluation restarts the period: a load step waits a full period)
  *  - the limits-change force dropped from sugov_inv_update_next()
  */
 #include <kunit/test.h>
@@ -24,7 +24,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
-#include "sugov_inv.h"
+#include "sugov_inv_rules.h"
 
 /*
  * @elapsed_ns: hook time minus the last evaluation (negative: the clock
@@ -143,48 +143,45 @@ static const struct ratelimit_step ratelimit_timeline[] = {
 static void update_next_restarts_on_change_only(struct kunit *test)
 {
 	const s64 delay_ns = 10 * NSEC_PER_MSEC;
-	u64 last_req_ns = 0;
+	u64 last_freq_update_ns = 0;
 	u32 last_khz = 0;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ratelimit_timeline); i++) {
 		const struct ratelimit_step *st = &ratelimit_timeline[i];
 		u64 now_ns = st->now_ms * NSEC_PER_MSEC;
-		bool due = sugov_inv_eval_due(now_ns, last_req_ns, delay_ns,
-					      st->limits_changed);
+		bool due = sugov_inv_eval_due(now_ns, last_freq_update_ns,
+					      delay_ns, st->limits_changed);
 		bool sent = false;
 
 		KUNIT_EXPECT_EQ_MSG(test, due, st->due, "step %u at %llu ms",
 				    i, st->now_ms);
 		if (due)
-			sent = sugov_inv_update_next(st->next_khz, &last_khz,
-						     st->limits_changed, now_ns,
-						     &last_req_ns);
+			sent = sugov_inv_update_next(st->next_khz, last_khz,
+						     st->limits_changed);
 		KUNIT_EXPECT_EQ_MSG(test, sent, st->sent, "step %u at %llu ms",
 				    i, st->now_ms);
+		/* What sugov_inv_commit() does with a request */
 		if (sent) {
-			KUNIT_EXPECT_EQ(test, last_khz, st->next_khz);
-			KUNIT_EXPECT_EQ(test, last_req_ns, now_ns);
+			last_khz = st->next_khz;
+			last_freq_update_ns = now_ns;
 		}
 	}
 }
 
-/* Unchanged and not forced: nothing is written */
-static void update_next_unchanged_keeps_state(struct kunit *test)
+/* Unchanged and not forced: nothing to send; forced or changed: send */
+static void update_next_is_change_or_force(struct kunit *test)
 {
-	u64 last_req_ns = 7;
-	u32 last_khz = 2000000;
-
-	KUNIT_EXPECT_FALSE(test, sugov_inv_update_next(2000000, &last_khz,
-						       false, 99, &last_req_ns));
-	KUNIT_EXPECT_EQ(test, last_khz, 2000000U);
-	KUNIT_EXPECT_EQ(test, last_req_ns, 7ULL);
+	KUNIT_EXPECT_FALSE(test, sugov_inv_update_next(2000000, 2000000, false));
+	KUNIT_EXPECT_TRUE(test, sugov_inv_update_next(2000000, 2000000, true));
+	KUNIT_EXPECT_TRUE(test, sugov_inv_update_next(1500000, 2000000, false));
+	KUNIT_EXPECT_TRUE(test, sugov_inv_update_next(2250000, 2000000, false));
 }
 
 static struct kunit_case sugov_inv_ratelimit_test_cases[] = {
 	KUNIT_CASE_PARAM(eval_due_follows_rule, ratelimit_gen_params),
 	KUNIT_CASE(update_next_restarts_on_change_only),
-	KUNIT_CASE(update_next_unchanged_keeps_state),
+	KUNIT_CASE(update_next_is_change_or_force),
 	{}
 };
 

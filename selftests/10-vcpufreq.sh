@@ -6,8 +6,9 @@
 # shared policy}.  Assertions read vcpufreq's own request record, not
 # only sysfs.  Scenarios after tools/testing/selftests/cpufreq/.
 #
-# Fast switch needs a guest CPU with constant_tsc (see design.md); on a
-# CPU without it the fast_switch=1 cases must fall back to the slow path.
+# Fast switch needs a guest CPU with constant_tsc (Documentation/design.rst);
+# on a CPU without it the fast_switch=1 cases must fall back to the slow
+# path.
 . "$(dirname "$0")/ktap.sh"
 
 KO=${VCPUFREQ_KO:-/sugov/selftests/vcpufreq.ko}

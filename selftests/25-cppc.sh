@@ -6,15 +6,20 @@
 # _CPC package from tools/vm/cppc/presets; skips anywhere else.
 #
 # Expectations come from the preset line (the same file the SSDT was
-# generated from) and from Linux 6.1's rules, written out here:
-#   - amd_get_highest_perf() (arch/x86/kernel/cpu/amd.c): 166 for family
-#     17h models 30h-3Fh/70h-7Fh and 19h models 20h-2Fh/40h-6Fh, else 255;
-#   - the 6.1 invariance ratio (arch/x86/kernel/acpi/cppc.c):
-#     ((highest * 1024 / nominal_perf) + 1024) >> 1;
+# generated from) and from the running kernel's rules, written out here
+# (Documentation/published-cpus.rst has them with their commits):
+#   - the numerator: Linux 6.1's amd_get_highest_perf()
+#     (arch/x86/kernel/cpu/amd.c): 166 for family 17h models 30h-3Fh/
+#     70h-7Fh and 19h models 20h-2Fh/40h-6Fh, else 255; Linux 6.12's
+#     amd_get_boost_ratio_numerator() (arch/x86/kernel/acpi/cppc.c): the
+#     HighestPerformance itself when every CPU reports the same, else 196
+#     for family 19h models 70h-7Fh and 166 for the rest;
+#   - the invariance ratio (arch/x86/kernel/acpi/cppc.c, both kernels):
+#     ((numerator * 1024 / nominal_perf) + 1024) >> 1;
 #   - max_P = NominalFrequency; max_boost = max_P * ratio >> 10 with
 #     ratio = HighestPerformance * 1024 / nominal_perf when every CPU
-#     reports the same HighestPerformance, else the 6.1 numerator (a
-#     per-core ranking overstates the boost); Documentation/ABI/testing/
+#     reports the same HighestPerformance, else the numerator (a per-core
+#     ranking overstates the boost); Documentation/ABI/testing/
 #     sysfs-kernel-freq_invariance.
 # The delivered/reference counters are written with busybox devmem at the
 # addresses tools/vm/cppc/mkssdt.py documents, and read back through the
@@ -96,7 +101,7 @@ for c in $cpus; do
 	done
 done
 if [ "$broken" = 1 ]; then
-	# 6.1's show functions call cppc_get_perf_caps(), which refuses a
+	# The show functions call cppc_get_perf_caps(), which refuses a
 	# zero level (-EFAULT): every capability file must fail to read
 	bad=
 	for c in $cpus; do
@@ -141,19 +146,34 @@ else
 	ktap_result "reference_perf is nominal_perf on every CPU" "$([ -z "$bad" ]; echo $?)"
 fi
 
-# The expectations, from the rules above
-k_highest=255
-if [ "$family" -eq $((0x17)) ] && { { [ "$model" -ge $((0x30)) ] && [ "$model" -lt $((0x40)) ]; } ||
-	{ [ "$model" -ge $((0x70)) ] && [ "$model" -lt $((0x80)) ]; }; }; then
-	k_highest=166
-fi
-if [ "$family" -eq $((0x19)) ] && { { [ "$model" -ge $((0x20)) ] && [ "$model" -lt $((0x30)) ]; } ||
-	{ [ "$model" -ge $((0x40)) ] && [ "$model" -lt $((0x70)) ]; }; }; then
-	k_highest=166
-fi
+# The expectations, from the rules above, by the running kernel's
 uniform=1
 h0=$(highest_of 0)
 for c in $cpus; do [ "$(highest_of "$c")" = "$h0" ] || uniform=0; done
+rel=$(uname -r)
+major=${rel%%.*}
+minor=${rel#*.}
+minor=${minor%%[!0-9]*}
+if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 12 ]; }; then
+	rules=6.12
+	k_highest=166
+	if [ "$uniform" = 1 ]; then
+		k_highest=$h0
+	elif [ "$family" -eq $((0x19)) ] && [ "$model" -ge $((0x70)) ] && [ "$model" -lt $((0x80)) ]; then
+		k_highest=196
+	fi
+else
+	rules=6.1
+	k_highest=255
+	if [ "$family" -eq $((0x17)) ] && { { [ "$model" -ge $((0x30)) ] && [ "$model" -lt $((0x40)) ]; } ||
+		{ [ "$model" -ge $((0x70)) ] && [ "$model" -lt $((0x80)) ]; }; }; then
+		k_highest=166
+	fi
+	if [ "$family" -eq $((0x19)) ] && { { [ "$model" -ge $((0x20)) ] && [ "$model" -lt $((0x30)) ]; } ||
+		{ [ "$model" -ge $((0x40)) ] && [ "$model" -lt $((0x70)) ]; }; }; then
+		k_highest=166
+	fi
+fi
 boost_perf=$k_highest
 [ "$uniform" = 1 ] && boost_perf=$h0
 max_p=$((nom_mhz * 1000))
@@ -170,7 +190,7 @@ else
 	want_src=cpufreq
 fi
 midpoint=$((max_p / 2 + max_boost / 2 + (max_p & max_boost & 1)))
-ktap_diag "6.1 numerator $k_highest, uniform $uniform: want max_P $max_p max_boost $max_boost midpoint $midpoint kernel_ratio $k_ratio source $want_src"
+ktap_diag "Linux $rel, $rules rules: numerator $k_highest, uniform $uniform: want max_P $max_p max_boost $max_boost midpoint $midpoint kernel_ratio $k_ratio source $want_src"
 
 ktap_dmesg_mark
 mark=$KTAP_DMESG_MARK
@@ -196,7 +216,7 @@ for c in $cpus; do
 	done
 done
 [ -n "$bad" ] && ktap_diag "$bad"
-ktap_result "every CPU: source $want_src and the caps Linux 6.1's rule gives" "$([ -z "$bad" ]; echo $?)"
+ktap_result "every CPU: source $want_src and the caps the $rules rules give" "$([ -z "$bad" ]; echo $?)"
 
 # 7. the load line names the source; a broken _CPC gets one line saying so
 lines=$(log_since "$mark" | grep '^freq_invariance: ')

@@ -6,31 +6,31 @@
 #
 # vcpufreq plays an AMD EPYC 7742 under acpi-cpufreq (P-states 2250, 2000,
 # 1500 MHz, the 3.4 GHz boost hidden) and freq_invariance is told that
-# boost (max_p_khz=2250000 max_boost_khz=3400000), as on the seed's
-# machine.  vcpufreq does not change how fast the guest runs, so a busy
-# fraction does not depend on the frequency here, and with ref the
-# reference freq_invariance reports (2823 MHz on this setup) a busy
-# fraction b settles each policy where the lowest table entry at or above
-# 1.25 x freq_max x b x f / ref is f itself: max_P sinks first, max_boost
-# last, overutil-detect holds the top from b >= 80 %.
+# boost (max_p_khz=2250000 max_boost_khz=3400000), as on the EPYC of
+# Gherdovich's measurements (commit 976df7e5730e).  vcpufreq does not
+# change how fast the guest runs, so a busy fraction does not depend on
+# the frequency here, and with ref the reference freq_invariance reports
+# (2823 MHz on this setup) a busy fraction b settles each freq_max choice
+# where the lowest table entry at or above 1.25 x freq_max x b x f / ref
+# is f itself: max_P sinks first, max_boost last, overutil-detect holds
+# the top from b >= 80 %.
 #
-# The policies are compared side by side: with per-policy tunables each
-# CPU runs another policy under the same stress-ng load at the same time,
-# so the host's scheduling noise (TCG vCPUs descheduled for tens of ms)
-# hits all of them alike.  Each check names the mutation it catches.
+# The choices are compared side by side: with per-policy tunables each
+# CPU's policy runs another choice under the same stress-ng load at the
+# same time, so the host's scheduling noise (TCG vCPUs descheduled for
+# tens of ms) hits all of them alike.  One check_* function per case,
+# each naming the mutation it catches; CASES lists them in order.
 # Runtime about 2 minutes under TCG with 4 vCPUs.
 . "$(dirname "$0")/ktap.sh"
+. "$(dirname "$0")/sugov-lib.sh"
 
-SUGOV=${SUGOV_DIR:-/sugov}
-CPUFREQ=/sys/devices/system/cpu/cpufreq
 TUN=$CPUFREQ/sugov_inv
-VCF=/sys/kernel/debug/vcpufreq
 TRACE=/sys/kernel/tracing
 NCPU=$(nproc)
 TOP=2250000
 MID_P=2000000
 LOW=1500000
-POLICIES="max_P midpoint max_boost overutil-detect noinv"
+FMAX_NAMES="max_P midpoint max_boost overutil-detect noinv"
 # Phase lengths, s; the last SETTLE_PCT % of each phase is "settled"
 FLAT_S=4
 PART_S=5
@@ -45,48 +45,67 @@ PART_HALFLIFE=${SGI_PART_HALFLIFE:-250}
 # percent less than asked for.
 HIGH_LOAD=${SGI_HIGH_LOAD:-93}
 PART_LOADS="60 75 $HIGH_LOAD"
-# The policy each CPU runs in the side-by-side phases, by CPU number
+# The freq_max choice each CPU's policy runs side by side, by CPU number
 SIDE="max_P midpoint max_boost overutil-detect"
 
-ktap_plan 31
+# Every case, in order: a check_* function, with its argument after a
+# colon.  Each reports exactly one KTAP result, so the plan is their
+# number.
+CASES="
+check_load
+check_registered
+check_rmmod_refused
+check_defaults
+check_fmax_list
+check_round_trip
+check_bad_writes
+check_erange
+check_noinv_climb
+check_iowait
+check_fmax_switch
+check_limits
+check_debugfs
+check_side_tunables
+check_side_flat_out:max_P
+check_side_flat_out:midpoint
+check_side_flat_out:max_boost
+check_side_flat_out:overutil-detect
+check_side_order
+check_side_max_p_lower
+check_side_overutil_below
+check_side_overutil_holds
+check_side_raw_order
+check_side_driver_trace
+check_formula
+check_shared_top
+check_shared_idle
+check_param_refused
+check_param_initial
+check_unload
+check_dmesg
+"
 
-now_ns() { awk '{ printf "%.0f\n", $1 * 1000000000 }' /proc/uptime; }
-
-policies() { ls -d $CPUFREQ/policy* 2>/dev/null; }
-
-set_all() { # file value
-	for p in $(policies); do echo "$2" > "$p/$1" || return 1; done
-}
-
-unload_all() {
-	set_all scaling_governor performance 2>/dev/null
-	rmmod sugov_inv 2>/dev/null
-	rmmod vcpufreq 2>/dev/null
-	rmmod freq_invariance 2>/dev/null
-}
-
-load_vcpufreq() { # extra vcpufreq parameters
-	insmod $SUGOV/selftests/vcpufreq.ko preset=epyc-7742 "$@" &&
+# The EPYC 7742 table with extra vcpufreq parameters, sugov_inv on every
+# policy (freq_invariance and sugov_inv loaded already)
+load_vcpufreq() {
+	insmod $VC_KO preset=epyc-7742 "$@" &&
 		set_all scaling_governor sugov_inv
 }
 
-# Idle and total jiffies of all CPUs, from /proc/stat
-stat_idle() { awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+# ---------------------------------------------------------------------------
+# Phases: a load, then what vcpufreq recorded and the tracepoint saw
 
-# Phase bookkeeping: cur per CPU at the start, record and trace emptied;
-# PH_BUSY: the busy fraction /proc/stat saw over the phase.
+# Phase bookkeeping: cur per CPU at the start, record and trace emptied
 phase_begin() {
 	awk '{ print $1, $2 }' $VCF/cur > /tmp/sgi-cur0
-	echo 1 > $VCF/reset
+	reset_record
 	echo > $TRACE/trace
-	PH_STAT=$(stat_idle)
 	PH_TS=
 	PH_T0=$(now_ns)
 }
 
 phase_end() {
 	PH_T1=$(now_ns)
-	PH_BUSY=$(echo $PH_STAT $(stat_idle) | awk '{ printf "%.2f", 1 - ($3 - $1) / ($4 - $2) }')
 	cp $VCF/requests /tmp/sgi-req
 	grep sugov_inv_decision $TRACE/trace > /tmp/sgi-trace
 }
@@ -130,7 +149,7 @@ settled_trace() {
 }
 
 # Every decision of the phase against the formula: freq_max from the
-# policy and freq_invariance's caps, raw = headroom * freq_max * util /
+# choice and freq_invariance's caps, raw = headroom * freq_max * util /
 # 1024 (overutil: the policy maximum), next = the lowest table entry at
 # or above raw within the limits (hold: not below it).  Prints
 # "decisions mismatches first-mismatch".
@@ -181,8 +200,6 @@ run_load() { # seconds load-percent (100 = flat out)
 	fi
 }
 
-# Run stress-ng on every CPU, one worker pinned to each: the same load on
-# each CPU at the same time (load percent 100 = flat out).
 # Start stress-ng on every CPU, one worker pinned to each: the same load
 # on each CPU at the same time (load percent 100 = flat out).  They run
 # until stop_pinned; PINNED holds their pids.
@@ -232,111 +249,138 @@ settled_busy() { # cpu
 		$1 == c { b = 100 - ($2 - i) * 1e9 / w; printf "%d\n", b < 0 ? 0 : b }' /tmp/sgi-stat0 /tmp/sgi-stat1
 }
 
-formula_bad=0
-check_formula() { # phase name
+# formula_phase NAME: the phase's decisions against the formula, counted
+# for check_formula
+FORMULA_BAD=0
+FORMULA_N=0
+formula_phase() {
 	set -- "$1" $(formula_check)
 	if [ "$3" != 0 ] || [ "$2" -eq 0 ]; then
-		formula_bad=1
+		FORMULA_BAD=1
 		ktap_diag "$1: $2 decisions, $3 off the formula; first: $4 $5 $6 $7 $8 $9"
 	fi
-	FORMULA_N=$((${FORMULA_N:-0} + $2))
+	FORMULA_N=$((FORMULA_N + $2))
 }
 
 # ---------------------------------------------------------------------------
-unload_all
-ktap_dmesg_mark
+# Set-up and registration
 
-if ! insmod $SUGOV/freq_invariance.ko max_p_khz=2250000 max_boost_khz=3400000 ||
-   ! insmod $SUGOV/sugov_inv.ko || ! load_vcpufreq; then
-	ktap_fail "modules load and sugov_inv is selected on every policy"
-	for i in $(seq 2 31); do ktap_skip "case $i" "modules did not load"; done
-	unload_all
-	ktap_finish
-fi
-ktap_ok "modules load and sugov_inv is selected on every policy"
+# Catches: a module that does not load, or a governor that does not start.
+# Every later case skips when this one fails.
+check_load() {
+	if insmod $FI_KO max_p_khz=2250000 max_boost_khz=3400000 &&
+	   insmod $SG_KO && load_vcpufreq; then
+		ktap_ok "modules load and sugov_inv is selected on every policy"
+	else
+		ktap_fail "modules load and sugov_inv is selected on every policy"
+		ABORT="modules did not load"
+		return
+	fi
+	C0=$FISYS/cpu0
+	MAXP=$(cat $C0/max_p_khz) MAXB=$(cat $C0/max_boost_khz)
+	MIDK=$(cat $C0/midpoint_khz) REF=$(cat $C0/reference_khz)
+	ktap_diag "caps: max_P $MAXP midpoint $MIDK max_boost $MAXB reference $REF"
+	# Every decision from now on, for the phases' checks
+	echo mono > $TRACE/trace_clock
+	echo 4096 > $TRACE/buffer_size_kb
+	echo 1 > $TRACE/events/sugov_inv/sugov_inv_decision/enable
+}
 
-C0=/sys/kernel/freq_invariance/cpu0
-MAXP=$(cat $C0/max_p_khz) MAXB=$(cat $C0/max_boost_khz)
-MIDK=$(cat $C0/midpoint_khz) REF=$(cat $C0/reference_khz)
-ktap_diag "caps: max_P $MAXP midpoint $MIDK max_boost $MAXB reference $REF"
-
-# --- registration ----------------------------------------------------------
 # Catches: the governor not registered or not started on some policy.
-ok=1
-for p in $(policies); do
-	[ "$(cat $p/scaling_governor)" = sugov_inv ] || ok=0
-done
-grep -qw sugov_inv $CPUFREQ/policy0/scaling_available_governors || ok=0
-ktap_result "sugov_inv is listed and active on all $(policies | wc -l) policies" $((1 - ok))
+check_registered() {
+	_ok=0
+	every_policy_runs sugov_inv >/dev/null || _ok=1
+	grep -qw sugov_inv $CPUFREQ/policy0/scaling_available_governors || _ok=1
+	ktap_result "sugov_inv is listed and active on all $(policies | wc -l) policies" $_ok
+}
 
 # Catches: a governor without .owner (the core then takes no module
 # reference and rmmod would pull the code from under the policies).
-if rmmod sugov_inv 2>/dev/null; then
-	ktap_fail "rmmod sugov_inv is refused while policies use it"
-	insmod $SUGOV/sugov_inv.ko && set_all scaling_governor sugov_inv
-else
-	ktap_ok "rmmod sugov_inv is refused while policies use it"
-fi
+check_rmmod_refused() {
+	if rmmod sugov_inv 2>/dev/null; then
+		ktap_fail "rmmod sugov_inv is refused while policies use it"
+		insmod $SG_KO && set_all scaling_governor sugov_inv
+	else
+		ktap_ok "rmmod sugov_inv is refused while policies use it"
+	fi
+}
 
-# --- tunables (one global set: x86 has no governor-per-policy) -------------
+# ---------------------------------------------------------------------------
+# Tunables (one global set: x86 has no governor-per-policy)
+
 # Catches: a wrong default (schedutil's 1.25, 80 %, 32 ms; the driver's
 # transition delay, which the running kernel computes: for vcpufreq's
 # 10 us latency, 10 ms on 6.1 (x 1000, at most 10 ms), 15 us on 6.12
 # (x 1.5), so it is read from schedutil's default on these policies).
-set_all scaling_governor schedutil && su_rate=$(cat $CPUFREQ/schedutil/rate_limit_us)
-set_all scaling_governor sugov_inv
-defaults="rate_limit_us=${su_rate:-?} headroom_pct=125 overutil_threshold_pct=80 util_halflife_ms=32"
-got=""
-for kv in $defaults; do got="$got ${kv%%=*}=$(cat $TUN/${kv%%=*})"; done
-ktap_result "tunables start at their defaults:$got" \
-	$([ "$got" = " $defaults" ]; echo $?)
+check_defaults() {
+	set_all scaling_governor schedutil &&
+		_su_rate=$(cat $CPUFREQ/schedutil/rate_limit_us)
+	set_all scaling_governor sugov_inv
+	_want="rate_limit_us=${_su_rate:-?} headroom_pct=125 overutil_threshold_pct=80 util_halflife_ms=32"
+	_got=
+	for _kv in $_want; do _got="$_got ${_kv%%=*}=$(cat $TUN/${_kv%%=*})"; done
+	ktap_result "tunables start at their defaults:$_got" \
+		$([ "$_got" = " $_want" ]; echo $?)
+}
 
 # Catches: a list without every name or without the active one bracketed.
-pol=$(cat $TUN/freq_max_policy)
-ktap_result "freq_max_policy lists all five, the default bracketed: $pol" \
-	$([ "$pol" = "max_P midpoint [max_boost] overutil-detect noinv" ]; echo $?)
+check_fmax_list() {
+	_l=$(cat $TUN/freq_max_policy)
+	ktap_result "freq_max_policy lists all five, the default bracketed: $_l" \
+		$([ "$_l" = "max_P midpoint [max_boost] overutil-detect noinv" ]; echo $?)
+}
 
-# Catches: a store that parses but does not store, or a show of another field.
-rt=0
-for kv in rate_limit_us=20000 headroom_pct=150 overutil_threshold_pct=90 util_halflife_ms=64; do
-	f=${kv%%=*} v=${kv#*=}
-	old=$(cat $TUN/$f)
-	echo "$v" > $TUN/$f && [ "$(cat $TUN/$f)" = "$v" ] || { ktap_diag "$f: wrote $v, read $(cat $TUN/$f)"; rt=1; }
-	echo "$old" > $TUN/$f
-done
-for p in $POLICIES; do
-	echo "$p" > $TUN/freq_max_policy && grep -q "\[$p\]" $TUN/freq_max_policy || { ktap_diag "freq_max_policy $p did not stick"; rt=1; }
-done
-ktap_result "every tunable round-trips (four numbers, five policy names)" $rt
+# Catches: a store that parses but does not store, or a show of another
+# field.
+check_round_trip() {
+	_rt=0
+	for _kv in rate_limit_us=20000 headroom_pct=150 overutil_threshold_pct=90 util_halflife_ms=64; do
+		_f=${_kv%%=*} _v=${_kv#*=}
+		_old=$(cat $TUN/$_f)
+		echo "$_v" > $TUN/$_f && [ "$(cat $TUN/$_f)" = "$_v" ] ||
+			{ ktap_diag "$_f: wrote $_v, read $(cat $TUN/$_f)"; _rt=1; }
+		echo "$_old" > $TUN/$_f
+	done
+	for _n in $FMAX_NAMES; do
+		echo "$_n" > $TUN/freq_max_policy && grep -q "\[$_n\]" $TUN/freq_max_policy ||
+			{ ktap_diag "freq_max_policy $_n did not stick"; _rt=1; }
+	done
+	ktap_result "every tunable round-trips (four numbers, five freq_max names)" $_rt
+}
+
+# try_bad FILE VALUE: a write (with a newline, as echo does) that must
+# fail and change nothing; sets BAD otherwise.
+try_bad() {
+	_before=$(cat $TUN/$1)
+	if printf '%s\n' "$2" > $TUN/$1 2>/dev/null; then
+		ktap_diag "$1: '$2' accepted"; BAD=1
+	fi
+	[ "$(cat $TUN/$1)" = "$_before" ] || { ktap_diag "$1 changed by '$2'"; BAD=1; }
+}
 
 # Catches: clamping instead of rejecting, kstrtouint's errors ignored,
-# prefix matching of policy names, or a value changed by a failed write.
-bad=0
-try_bad() { # file value (written with a newline, as echo does)
-	before=$(cat $TUN/$1)
-	if printf '%s\n' "$2" > $TUN/$1 2>/dev/null; then
-		ktap_diag "$1: '$2' accepted"; bad=1
-	fi
-	[ "$(cat $TUN/$1)" = "$before" ] || { ktap_diag "$1 changed by '$2'"; bad=1; }
+# prefix matching of freq_max names, or a value changed by a failed write.
+check_bad_writes() {
+	BAD=0
+	for _v in abc "" -1 1000001 4294967296 "10 0"; do try_bad rate_limit_us "$_v"; done
+	for _v in 99 401 0 x 1.25; do try_bad headroom_pct "$_v"; done
+	for _v in 0 101 -5; do try_bad overutil_threshold_pct "$_v"; done
+	for _v in 0 1001 ms; do try_bad util_halflife_ms "$_v"; done
+	for _v in max_p MAX_P max overutil "" "max_P max_boost" schedutil; do try_bad freq_max_policy "$_v"; done
+	ktap_result "bad writes fail and change nothing (24 cases)" $BAD
 }
-for v in abc "" -1 1000001 4294967296 "10 0"; do try_bad rate_limit_us "$v"; done
-for v in 99 401 0 x 1.25; do try_bad headroom_pct "$v"; done
-for v in 0 101 -5; do try_bad overutil_threshold_pct "$v"; done
-for v in 0 1001 ms; do try_bad util_halflife_ms "$v"; done
-for v in max_p MAX_P max overutil "" "max_P max_boost" schedutil; do try_bad freq_max_policy "$v"; done
-ktap_result "bad writes fail and change nothing (24 cases)" $bad
 
 # Catches: an out-of-range number failing with a parse error or not at all.
-err=$(sh -c "echo 401 > $TUN/headroom_pct" 2>&1)
-ktap_diag "headroom_pct=401: ${err##*: }"
-case $err in *"out of range"*) e=0 ;; *) e=1 ;; esac
-ktap_result "an out-of-range number fails with ERANGE" $e
+check_erange() {
+	_err=$(sh -c "echo 401 > $TUN/headroom_pct" 2>&1)
+	ktap_diag "headroom_pct=401: ${_err##*: }"
+	case $_err in *"out of range"*) _e=0 ;; *) _e=1 ;; esac
+	ktap_result "an out-of-range number fails with ERANGE" $_e
+}
 
-echo mono > $TRACE/trace_clock
-echo 4096 > $TRACE/buffer_size_kb
-echo 1 > $TRACE/events/sugov_inv/sugov_inv_decision/enable
+# ---------------------------------------------------------------------------
+# Decisions under load, from the tracepoint and the request record
 
-# --- noinv from the lowest P-state -----------------------------------------
 # Catches: resolving 1.25 x cur down (RELATION_H) or util scaled for noinv:
 # a fully busy CPU would stay at the lowest P-state, as a 6.8 kernel once
 # did.  From 1500 MHz the only way up is 2000 then 2250.
@@ -349,51 +393,47 @@ echo 1 > $TRACE/events/sugov_inv/sugov_inv_decision/enable
 # whose util is the busy fraction, fell back through the table in each:
 # the load, not the estimator.  A CPU whose precondition fails is not
 # judged, and says why.
-echo noinv > $TUN/freq_max_policy
-w=0
-while [ "$(awk -v l=$LOW '$2 != l { n++ } END { print n + 0 }' $VCF/cur)" != 0 ] &&
-      [ $w -lt $((${IDLE_SETTLE_MS:-3000} / 100)) ]; do
-	sleep 0.1
-	w=$((w + 1))
-done
-phase_begin
-PH_TS=$PH_T0
-stat_cpus > /tmp/sgi-stat0
-start_pinned 100
-sleep $FLAT_S
-stat_cpus > /tmp/sgi-stat1
-phase_end
-stop_pinned
-PH_TS=
-check_formula "noinv flat out"
-bad=0 judged=0 why=
-for c in $(seq 0 $((NCPU - 1))); do
-	start=$(awk -v c=$c '$1 == c { print $2 }' /tmp/sgi-cur0)
-	path=$(climb_paths | sed -n "s/^$c: *//p")
-	busy=$(settled_busy $c)
-	if [ "$start" != $LOW ]; then
-		why="$why cpu$c at $start when the load began;"
-		continue
+check_noinv_climb() {
+	echo noinv > $TUN/freq_max_policy
+	wait_all_cur le $LOW "$IDLE_SETTLE_MS"
+	phase_begin
+	PH_TS=$PH_T0
+	stat_cpus > /tmp/sgi-stat0
+	start_pinned 100
+	sleep $FLAT_S
+	stat_cpus > /tmp/sgi-stat1
+	phase_end
+	stop_pinned
+	PH_TS=
+	formula_phase "noinv flat out"
+	_bad=0 _judged=0 _why=
+	for _c in $(seq 0 $((NCPU - 1))); do
+		_start=$(awk -v c=$_c '$1 == c { print $2 }' /tmp/sgi-cur0)
+		_path=$(climb_paths | sed -n "s/^$_c: *//p")
+		_busy=$(settled_busy $_c)
+		if [ "$_start" != $LOW ]; then
+			_why="$_why cpu$_c at $_start when the load began;"
+			continue
+		fi
+		case "$_start: $_path " in
+		"$LOW:"*" $MID_P"*" $TOP"*) _judged=$((_judged + 1)) ;;
+		*)	if [ "$_busy" -lt 90 ]; then
+				_why="$_why cpu$_c only $_busy % busy under the load;"
+			else
+				_bad=1 _judged=$((_judged + 1))
+				ktap_diag "cpu$_c noinv from $_start at $_busy % busy: $_path"
+			fi ;;
+		esac
+	done
+	[ -n "$_why" ] && ktap_diag "not judged:$_why"
+	if [ $_bad = 0 ] && [ $_judged = 0 ]; then
+		ktap_skip "flat out: noinv climbs $LOW -> $MID_P -> $TOP on every CPU" "no CPU met the preconditions:$_why"
+	else
+		ktap_result "flat out: noinv climbs $LOW -> $MID_P -> $TOP on every CPU ($_judged judged)" $_bad
 	fi
-	case "$start: $path " in
-	"$LOW:"*" $MID_P"*" $TOP"*) judged=$((judged + 1)) ;;
-	*)	if [ "$busy" -lt 90 ]; then
-			why="$why cpu$c only $busy % busy under the load;"
-		else
-			bad=1 judged=$((judged + 1))
-			ktap_diag "cpu$c noinv from $start at $busy % busy: $path"
-		fi ;;
-	esac
-done
-[ -n "$why" ] && ktap_diag "not judged:$why"
-if [ $bad = 0 ] && [ $judged = 0 ]; then
-	ktap_skip "flat out: noinv climbs $LOW -> $MID_P -> $TOP on every CPU" "no CPU met the preconditions:$why"
-else
-	ktap_result "flat out: noinv climbs $LOW -> $MID_P -> $TOP on every CPU ($judged judged)" $bad
-fi
-ktap_diag "driver path: $(grep -E '^(fast|slow) ' $VCF/stats | tr '\n' ' ')"
+	ktap_diag "driver path: $(grep -E '^(fast|slow) ' $VCF/stats | tr '\n' ' ')"
+}
 
-# --- iowait boost ------------------------------------------------------------
 # Catches: SCHED_CPUFREQ_IOWAIT ignored, or a boost that does not double
 # per I/O-wait wake-up (schedutil's 1/8, 1/4, 1/2, full).  null_blk with
 # timer completions makes a reader sleep in io_schedule() for each block;
@@ -402,151 +442,174 @@ ktap_diag "driver path: $(grep -E '^(fast|slow) ' $VCF/stats | tr '\n' ' ')"
 # either.  A tick without a wake-up restarts the boost, and a loaded TCG
 # host delays completions, so only the way to 1/2 is required.
 nullb_timer() { [ "$(cat /sys/module/null_blk/parameters/irqmode 2>/dev/null)" = 2 ]; }
-nullb_loaded=0
-if ! nullb_timer && modprobe null_blk irqmode=2 completion_nsec=200000 2>/dev/null; then
-	nullb_loaded=1
-fi
-if nullb_timer && [ -b /dev/nullb0 ]; then
+check_iowait() {
+	nullb_loaded=0
+	if ! nullb_timer && modprobe null_blk irqmode=2 completion_nsec=200000 2>/dev/null; then
+		nullb_loaded=1
+	fi
+	if nullb_timer && [ -b /dev/nullb0 ]; then
+		echo max_P > $TUN/freq_max_policy
+		phase_begin
+		taskset 2 dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=3000 2>/dev/null
+		phase_end
+		formula_phase "iowait"
+		set -- $(awk '/reason=iowait/ { for (i = 1; i <= NF; i++) if ($i ~ /^util=/) u = substr($i, 6)
+			n++; if (u > max) max = u; if (u != 128 && u != 256 && u != 512 && u != 1024) odd++ }
+			END { print n + 0, max + 0, odd + 0 }' /tmp/sgi-trace)
+		ktap_diag "iowait: $1 decisions boosted, highest boost $2, $3 not a power-of-two step of 128"
+		ktap_result "I/O-wait wake-ups boost util from 1/8, doubling (at least to 1/2)" \
+			$([ "$1" -ge 5 ] && [ "$2" -ge 512 ] && [ "$3" = 0 ]; echo $?)
+		[ $nullb_loaded = 0 ] || rmmod null_blk
+	else
+		ktap_skip "I/O-wait wake-ups boost util from 1/8, doubling (at least to 1/2)" "no null_blk in the guest with irqmode=2"
+	fi
+}
+
+# Catches: a freq_max choice cached at start (or per window) instead of
+# read at each evaluation.  Under a flat-out load the hooks run at least
+# every tick, so with rate_limit_us=50000 every CPU evaluates within 50 ms
+# + a tick of the write, and that evaluation must use the new choice: no
+# evaluation after the write may use the old one.  The bound on the delay
+# allows another 50 ms for a vCPU the TCG host has not scheduled.
+check_fmax_switch() {
 	echo max_P > $TUN/freq_max_policy
+	echo 50000 > $TUN/rate_limit_us
 	phase_begin
-	taskset 2 dd if=/dev/nullb0 of=/dev/null bs=4k iflag=direct count=3000 2>/dev/null
+	run_load 4 100 &
+	sleep 2
+	echo max_boost > $TUN/freq_max_policy
+	echo sgi-switch > $TRACE/trace_marker
+	wait
 	phase_end
-	check_formula "iowait"
-	set -- $(awk '/reason=iowait/ { for (i = 1; i <= NF; i++) if ($i ~ /^util=/) u = substr($i, 6)
-		n++; if (u > max) max = u; if (u != 128 && u != 256 && u != 512 && u != 1024) odd++ }
-		END { print n + 0, max + 0, odd + 0 }' /tmp/sgi-trace)
-	ktap_diag "iowait: $1 decisions boosted, highest boost $2, $3 not a power-of-two step of 128"
-	ktap_result "I/O-wait wake-ups boost util from 1/8, doubling (at least to 1/2)" \
-		$([ "$1" -ge 5 ] && [ "$2" -ge 512 ] && [ "$3" = 0 ]; echo $?)
-	[ $nullb_loaded = 0 ] || rmmod null_blk
-else
-	ktap_skip "I/O-wait wake-ups boost util from 1/8, doubling (at least to 1/2)" "no null_blk in the guest with irqmode=2"
-fi
+	echo 10000 > $TUN/rate_limit_us
+	formula_phase "freq_max switch"
+	grep -E 'sgi-switch|sugov_inv_decision' $TRACE/trace > /tmp/sgi-sw
+	set -- $(awk '
+		{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+:$/) t = substr($i, 1, length($i) - 1) }
+		/sgi-switch/ { ts = t; next }
+		ts == "" { next }
+		{ for (i = 1; i <= NF; i++) { if ($i ~ /^cpu=/) c = substr($i, 5); if ($i ~ /^freq_max_policy=/) p = substr($i, 17) } }
+		{ if (p != "max_boost") old++
+		  if (!(c in first)) { first[c] = t; nf++; d = t - ts; if (d > worst) worst = d } }
+		END { printf "%d %d %.0f\n", nf, old + 0, worst * 1000 }' /tmp/sgi-sw)
+	ktap_diag "after the switch: $1 CPUs evaluated, $2 decisions with the old choice, the last CPU $3 ms after the write (rate limit 50 ms)"
+	ktap_result "a freq_max_policy change applies at the next evaluation, within one rate-limit period" \
+		$([ "$1" = "$NCPU" ] && [ "$2" = 0 ] && [ "$3" -le 125 ]; echo $?)
+}
 
-# --- run-time policy change -------------------------------------------------
-# Catches: a policy cached at start (or per window) instead of read at
-# each evaluation.  Under a flat-out load the hooks run at least every tick,
-# so with rate_limit_us=50000 every CPU evaluates within 50 ms + a tick of
-# the write, and that evaluation must use the new policy: no evaluation
-# after the write may use the old one.  The bound on the delay allows
-# another 50 ms for a vCPU the TCG host has not scheduled.
-echo max_P > $TUN/freq_max_policy
-echo 50000 > $TUN/rate_limit_us
-phase_begin
-run_load 4 100 &
-sleep 2
-echo max_boost > $TUN/freq_max_policy
-echo sgi-switch > $TRACE/trace_marker
-wait
-phase_end
-echo 10000 > $TUN/rate_limit_us
-check_formula "policy switch"
-grep -E 'sgi-switch|sugov_inv_decision' $TRACE/trace > /tmp/sgi-sw
-set -- $(awk '
-	{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+:$/) t = substr($i, 1, length($i) - 1) }
-	/sgi-switch/ { ts = t; next }
-	ts == "" { next }
-	{ for (i = 1; i <= NF; i++) { if ($i ~ /^cpu=/) c = substr($i, 5); if ($i ~ /^freq_max_policy=/) p = substr($i, 17) } }
-	{ if (p != "max_boost") old++
-	  if (!(c in first)) { first[c] = t; nf++; d = t - ts; if (d > worst) worst = d } }
-	END { printf "%d %d %.0f\n", nf, old + 0, worst * 1000 }' /tmp/sgi-sw)
-ktap_diag "after the switch: $1 CPUs evaluated, $2 old-policy decisions, the last CPU $3 ms after the write (rate limit 50 ms)"
-ktap_result "a freq_max_policy change applies at the next evaluation, within one rate-limit period" \
-	$([ "$1" = "$NCPU" ] && [ "$2" = 0 ] && [ "$3" -le 125 ]; echo $?)
-
-# --- limits ------------------------------------------------------------------
 # Catches: limits applied only after the rate limit or not at all (the
 # limits_changed/need_freq_update path), or a target above scaling_max_freq.
 # Precondition: CPUs above the new maximum when it is written.  They
 # climb under the 10 ms rate limit first (up to 4 s: a debug kernel
 # under TCG is slow), and only then does the 1 s rate limit go on.
-echo max_boost > $TUN/freq_max_policy
-: > /tmp/sgi-lim
-phase_begin
-run_load 7 100 &
-w=0
-while [ "$(awk -v m=$MID_P '$2 > m { n++ } END { print n + 0 }' $VCF/cur)" -lt "$NCPU" ] && [ $w -lt 40 ]; do
-	sleep 0.1
-	w=$((w + 1))
-done
-echo 1000000 > $TUN/rate_limit_us
-sleep 0.3
-# One limit write per policy, timed: "cpu before_ns after_ns khz_before"
-for p in $(policies); do
-	c=${p##*policy}
-	was=$(awk -v c=$c '$1 == c { print $2 }' $VCF/cur)
-	t=$(now_ns)
-	echo $MID_P > $p/scaling_max_freq
-	echo "$c $t $(now_ns) $was" >> /tmp/sgi-lim
-done
-sleep 1
-cp $VCF/requests /tmp/sgi-limreq
-under=$(awk -v mid=$MID_P '$2 <= mid { n++ } END { print n + 0 }' $VCF/cur)
-set_all scaling_max_freq $TOP
-wait
-phase_end
-echo 10000 > $TUN/rate_limit_us
-# Per CPU above the new maximum at its write: a request at or below it
-# within 100 ms (10 ms before for the resolution of /proc/uptime); on any
-# CPU, no request above it from 20 ms after the write.
-set -- $(awk -v mid=$MID_P '
-	FILENAME ~ /sgi-lim$/ { t[$1] = $2; u[$1] = $3; if ($4 > mid) { need[$1] = 1; k++ }; next }
-	!($2 in t) { next }
-	($2 in need) && $1 >= t[$2] - 10000000 && $1 <= u[$2] + 100000000 && $3 <= mid { delete need[$2]; got++ }
-	$1 > u[$2] + 20000000 && $3 > mid { above++; if (ex == "") ex = $0 }
-	END { print k + 0, got + 0, above + 0, ex }' /tmp/sgi-lim /tmp/sgi-limreq)
-need=$1 got=$2 above=$3; shift 3
-[ -n "$*" ] && ktap_diag "first request above the limit: $*"
-ktap_diag "with rate_limit_us=1000000: $need CPUs above $MID_P at the write, $got lowered within 100 ms, $above requests above it later, $under of $NCPU at or below it after 1 s"
-if [ "$need" = 0 ]; then
-	ktap_skip "scaling_max_freq applies at once, rate limit or not" "no CPU above $MID_P under load after 4 s (precondition)"
-else
-	ktap_result "scaling_max_freq applies at once, rate limit or not" \
-		$([ "$got" = "$need" ] && [ "$above" = 0 ] && [ "$under" = "$NCPU" ]; echo $?)
-fi
+check_limits() {
+	echo max_boost > $TUN/freq_max_policy
+	: > /tmp/sgi-lim
+	phase_begin
+	run_load 7 100 &
+	wait_all_cur gt $MID_P 4000
+	echo 1000000 > $TUN/rate_limit_us
+	sleep 0.3
+	# One limit write per policy, timed: "cpu before_ns after_ns khz_before"
+	for p in $(policies); do
+		c=${p##*policy}
+		was=$(awk -v c=$c '$1 == c { print $2 }' $VCF/cur)
+		t=$(now_ns)
+		echo $MID_P > $p/scaling_max_freq
+		echo "$c $t $(now_ns) $was" >> /tmp/sgi-lim
+	done
+	sleep 1
+	cp $VCF/requests /tmp/sgi-limreq
+	under=$(awk -v mid=$MID_P '$2 <= mid { n++ } END { print n + 0 }' $VCF/cur)
+	set_all scaling_max_freq $TOP
+	wait
+	phase_end
+	echo 10000 > $TUN/rate_limit_us
+	# Per CPU above the new maximum at its write: a request at or below it
+	# within 100 ms (10 ms before for the resolution of /proc/uptime); on any
+	# CPU, no request above it from 20 ms after the write.
+	set -- $(awk -v mid=$MID_P '
+		FILENAME ~ /sgi-lim$/ { t[$1] = $2; u[$1] = $3; if ($4 > mid) { need[$1] = 1; k++ }; next }
+		!($2 in t) { next }
+		($2 in need) && $1 >= t[$2] - 10000000 && $1 <= u[$2] + 100000000 && $3 <= mid { delete need[$2]; got++ }
+		$1 > u[$2] + 20000000 && $3 > mid { above++; if (ex == "") ex = $0 }
+		END { print k + 0, got + 0, above + 0, ex }' /tmp/sgi-lim /tmp/sgi-limreq)
+	need=$1 got=$2 above=$3; shift 3
+	[ -n "$*" ] && ktap_diag "first request above the limit: $*"
+	ktap_diag "with rate_limit_us=1000000: $need CPUs above $MID_P at the write, $got lowered within 100 ms, $above requests above it later, $under of $NCPU at or below it after 1 s"
+	if [ "$need" = 0 ]; then
+		ktap_skip "scaling_max_freq applies at once, rate limit or not" "no CPU above $MID_P under load after 4 s (precondition)"
+	else
+		ktap_result "scaling_max_freq applies at once, rate limit or not" \
+			$([ "$got" = "$need" ] && [ "$above" = 0 ] && [ "$under" = "$NCPU" ]; echo $?)
+	fi
+}
 
-# --- debugfs -----------------------------------------------------------------
 # Catches: counters not kept per CPU, or an unreadable summary.
-ok=$(awk '!/^#/ { n++; if ($2 == 1 && $3 > 0 && $6 + $7 + $8 + $10 <= $3) g++ } END { print (n == '$NCPU' && g == n) ? 0 : 1 }' /sys/kernel/debug/sugov_inv/summary)
-head -n 2 /sys/kernel/debug/sugov_inv/summary | sed 's/^/# /'
-ktap_result "debugfs summary has per-CPU counters consistent with the evaluations" $ok
+check_debugfs() {
+	ok=$(awk '!/^#/ { n++; if ($2 == 1 && $3 > 0 && $6 + $7 + $8 + $10 <= $3) g++ } END { print (n == '$NCPU' && g == n) ? 0 : 1 }' /sys/kernel/debug/sugov_inv/summary)
+	head -n 2 /sys/kernel/debug/sugov_inv/summary | sed 's/^/# /'
+	ktap_result "debugfs summary has per-CPU counters consistent with the evaluations" $ok
+}
 
-# --- side by side: one policy per CPU (per-policy tunables) -----------------
-set_all scaling_governor performance
-rmmod vcpufreq
-if [ "$NCPU" -ge 4 ] && load_vcpufreq per_policy_tunables=1; then
-	c=0
-	for p in $SIDE; do echo $p > $CPUFREQ/policy$c/sugov_inv/freq_max_policy; c=$((c + 1)); done
-	# Catches: tunables shared although the driver asks for one set per policy.
-	ok=0
-	[ -d $TUN ] && ok=1
-	c=0
-	for p in $SIDE; do grep -q "\[$p\]" $CPUFREQ/policy$c/sugov_inv/freq_max_policy || ok=1; c=$((c + 1)); done
-	ktap_result "per-policy tunables: policy0..3 run $SIDE" $ok
+# ---------------------------------------------------------------------------
+# Side by side: one freq_max choice per CPU (per-policy tunables), CPU c
+# running the c-th of SIDE.  The flat-out phase runs before the first
+# flat-out case, the partial loads before the first case that reads them.
 
+SIDE_WHY=
+SIDE_FLAT=
+SIDE_PART=
+
+# side_skip DESC: report DESC skipped when the side-by-side set-up failed
+side_skip() {
+	[ -n "$SIDE_WHY" ] || return 1
+	ktap_skip "side by side: $1" "$SIDE_WHY"
+}
+
+# side_cpu NAME: the CPU whose policy runs freq_max choice NAME
+side_cpu() {
+	_i=0
+	for _n in $SIDE; do
+		[ "$_n" = "$1" ] && { echo $_i; return; }
+		_i=$((_i + 1))
+	done
+}
+
+# col FILE CPU K: field K of CPU's line of a phase table
+col() { awk -v c="$2" -v k="$3" '$1 == c { print $k }' "$1"; }
+
+# inrange FILE LO HI CPU...: every CPU's measured busy within [LO, HI]
+inrange() {
+	_f=$1 _lo=$2 _hi=$3; shift 3
+	for _c in "$@"; do
+		_b=$(col $_f $_c 6)
+		[ "$_b" -ge "$_lo" ] && [ "$_b" -le "$_hi" ] || return 1
+	done
+}
+
+# The flat-out phase: /tmp/sgi-side, "cpu avg_khz top_frac busy_pct"
+side_flat_phase() {
+	SIDE_FLAT=1
 	sleep 1.5
 	phase_pinned $FLAT_S 100
-	check_formula "side by side, flat out"
+	formula_phase "side by side, flat out"
 	: > /tmp/sgi-side
 	for c in 0 1 2 3; do echo "$c $(settled_freq $c) $(settled_busy $c)" >> /tmp/sgi-side; done
-	# Catches: a util estimate that scales a CPU that never idles by
-	# frequency: it would stay below full util, and max_P below the top.
-	c=0
-	for p in $SIDE; do
-		set -- $(sed -n "s/^$c //p" /tmp/sgi-side)
-		ktap_result "flat out ($3 % busy): $p reaches the top ($2 of the settled time at $TOP)" \
-			$(ge "$2" 0.8; echo $?)
-		c=$((c + 1))
-	done
+}
 
+# The partial loads: /tmp/sgi-pLOAD, "cpu avg_khz top_frac mean_raw_khz
+# decision_busy_pct busy_pct" per stress-ng load
+side_partial_phases() {
+	SIDE_PART=1
 	for c in $(seq 0 $((NCPU - 1))); do echo $PART_HALFLIFE > $CPUFREQ/policy$c/sugov_inv/util_halflife_ms; done
 	for l in $PART_LOADS; do
 		phase_pinned $PART_S $l
-		check_formula "side by side, $l % load"
+		formula_phase "side by side, $l % load"
 		: > /tmp/sgi-p$l
 		for c in 0 1 2 3; do echo "$c $(settled_freq $c) $(settled_trace $c) $(settled_busy $c)" >> /tmp/sgi-p$l; done
 	done
-	ktap_diag "cpu policy: avg_khz top_frac mean_raw_khz decision_busy_pct busy_pct (settled), per stress-ng load: $PART_LOADS %"
+	ktap_diag "cpu freq_max: avg_khz top_frac mean_raw_khz decision_busy_pct busy_pct (settled), per stress-ng load: $PART_LOADS %"
 	c=0
 	for p in $SIDE; do
 		line=
@@ -554,21 +617,45 @@ if [ "$NCPU" -ge 4 ] && load_vcpufreq per_policy_tunables=1; then
 		ktap_diag "cpu$c $p: $line"
 		c=$((c + 1))
 	done
-	col() { awk -v c="$2" -v k="$3" '$1 == c { print $k }' "$1"; }
-	# inrange FILE LO HI CPU...: every CPU's measured busy within [LO, HI]
-	inrange() {
-		_f=$1 _lo=$2 _hi=$3; shift 3
-		for _c in "$@"; do
-			_b=$(col $_f $_c 6)
-			[ "$_b" -ge "$_lo" ] && [ "$_b" -le "$_hi" ] || return 1
-		done
-	}
+}
 
-	# With the same busy fraction the policy with the higher freq_max never
-	# runs lower (higher f, higher invariant util, higher target), so the
-	# order holds between any two CPUs whose loads came out within 5
-	# points of each other; 50 MHz allows for the rest of the difference.
-	# Catches: freq_max of two policies swapped, or max_P above max_boost.
+# Catches: tunables shared although the driver asks for one set per policy.
+check_side_tunables() {
+	set_all scaling_governor performance
+	rmmod vcpufreq
+	if [ "$NCPU" -lt 4 ] || ! load_vcpufreq per_policy_tunables=1; then
+		SIDE_WHY="needs 4 CPUs and per_policy_tunables"
+		side_skip "per-policy tunables"
+		return
+	fi
+	c=0
+	for p in $SIDE; do echo $p > $CPUFREQ/policy$c/sugov_inv/freq_max_policy; c=$((c + 1)); done
+	ok=0
+	[ -d $TUN ] && ok=1
+	c=0
+	for p in $SIDE; do grep -q "\[$p\]" $CPUFREQ/policy$c/sugov_inv/freq_max_policy || ok=1; c=$((c + 1)); done
+	ktap_result "per-policy tunables: policy0..3 run $SIDE" $ok
+}
+
+# Catches: a util estimate that scales a CPU that never idles by
+# frequency: it would stay below full util, and max_P below the top.
+check_side_flat_out() { # freq_max choice
+	_n=$1
+	side_skip "flat out: $_n reaches the top" && return
+	[ -n "$SIDE_FLAT" ] || side_flat_phase
+	set -- $(sed -n "s/^$(side_cpu $_n) //p" /tmp/sgi-side)
+	ktap_result "flat out ($3 % busy): $_n reaches the top ($2 of the settled time at $TOP)" \
+		$(ge "$2" 0.8; echo $?)
+}
+
+# With the same busy fraction the choice with the higher freq_max never
+# runs lower (higher f, higher invariant util, higher target), so the
+# order holds between any two CPUs whose loads came out within 5 points
+# of each other; 50 MHz allows for the rest of the difference.
+# Catches: freq_max of two choices swapped, or max_P above max_boost.
+check_side_order() {
+	side_skip "partial loads: max_P <= midpoint <= max_boost" && return
+	[ -n "$SIDE_PART" ] || side_partial_phases
 	bad= n=0
 	for l in $PART_LOADS; do
 		f=/tmp/sgi-p$l
@@ -587,15 +674,19 @@ if [ "$NCPU" -ge 4 ] && load_vcpufreq per_policy_tunables=1; then
 		ktap_result "partial loads: max_P <= midpoint <= max_boost ($n comparisons${bad:+, not at$bad})" \
 			$([ -z "$bad" ]; echo $?)
 	fi
+}
 
-	# A busy fraction b separates max_P from max_boost when max_P cannot
-	# hold the top (1.25 x max_P x b x 2250 / ref <= 2000) while max_boost
-	# can (1.25 x max_boost x b x 2250 / ref > 2000), with 3 to 4 points
-	# of margin; the measured busy fraction decides which phases count (a
-	# loaded TCG host wakes idle vCPUs late, so stress-ng's duty cycle
-	# comes out lower than asked).
-	# Catches: max_P and max_boost sharing one freq_max (the seed's
-	# sugov-P0 loss would not reproduce).
+# A busy fraction b separates max_P from max_boost when max_P cannot hold
+# the top (1.25 x max_P x b x 2250 / ref <= 2000) while max_boost can
+# (1.25 x max_boost x b x 2250 / ref > 2000), with 3 to 4 points of
+# margin; the measured busy fraction decides which phases count (a
+# loaded TCG host wakes idle vCPUs late, so stress-ng's duty cycle comes
+# out lower than asked).
+# Catches: max_P and max_boost sharing one freq_max (sugov-P0's loss in
+# commit 976df7e5730e's tables would not reproduce).
+check_side_max_p_lower() {
+	side_skip "partial load: max_P settles lower than max_boost" && return
+	[ -n "$SIDE_PART" ] || side_partial_phases
 	lo=$(awk -v r=$REF -v mb=$MAXB 'BEGIN { printf "%d", 100 * 2000 * r / (1.25 * mb * 2250) + 4 }')
 	hi=$(awk -v r=$REF -v mp=$MAXP 'BEGIN { h = 100 * 2000 * r / (1.25 * mp * 2250) - 3; printf "%d", (h > 97) ? 97 : h }')
 	st=skip why="no phase measured $lo..$hi % busy on cpu0 and cpu2"
@@ -612,12 +703,15 @@ if [ "$NCPU" -ge 4 ] && load_vcpufreq per_policy_tunables=1; then
 	fail) ktap_fail "partial load: max_P settles lower than max_boost ($why)" ;;
 	*) ktap_skip "partial load: max_P settles lower than max_boost" "$why" ;;
 	esac
+}
 
-	# Catches: overutil asking for the maximum below the threshold (at
-	# most 72 % busy: the formula with the reference keeps it below 2250
-	# except for short bursts).
-	# (Not over-utilized its target is 1.25 x b x f whatever the reference:
-	# at most 68 % busy it cannot hold 2250.)
+# Catches: overutil asking for the maximum below the threshold (at most
+# 72 % busy: the formula with the reference keeps it below 2250 except
+# for short bursts).  (Not over-utilized its target is 1.25 x b x f
+# whatever the reference: at most 68 % busy it cannot hold 2250.)
+check_side_overutil_below() {
+	side_skip "below the threshold overutil-detect follows the formula" && return
+	[ -n "$SIDE_PART" ] || side_partial_phases
 	o=$(col /tmp/sgi-p${PART_LOADS%% *} 3 2) ob=$(col /tmp/sgi-p${PART_LOADS%% *} 3 6)
 	if [ "$ob" -le 68 ]; then
 		ktap_result "below the threshold ($ob % busy) overutil-detect follows the formula ($o kHz)" \
@@ -625,8 +719,13 @@ if [ "$NCPU" -ge 4 ] && load_vcpufreq per_policy_tunables=1; then
 	else
 		ktap_skip "below the threshold overutil-detect follows the formula" "the ${PART_LOADS%% *} % load measured $ob % busy"
 	fi
-	# Catches: overutil-detect never detecting (busy scaled by frequency,
-	# or the threshold compared the wrong way round).
+}
+
+# Catches: overutil-detect never detecting (busy scaled by frequency, or
+# the threshold compared the wrong way round).
+check_side_overutil_holds() {
+	side_skip "~90 % busy: overutil-detect holds the top" && return
+	[ -n "$SIDE_PART" ] || side_partial_phases
 	o=$(col /tmp/sgi-p$HIGH_LOAD 3 3) ob=$(col /tmp/sgi-p$HIGH_LOAD 3 6)
 	if [ "$ob" -ge 84 ]; then
 		ktap_result "~90 % busy ($ob % measured): overutil-detect holds the top ($o of the settled time)" \
@@ -634,8 +733,13 @@ if [ "$NCPU" -ge 4 ] && load_vcpufreq per_policy_tunables=1; then
 	else
 		ktap_skip "~90 % busy: overutil-detect holds the top" "the load measured only $ob % busy (threshold 80 %)"
 	fi
-	# Catches: any freq_max mix-up between the three fixed policies.  From
-	# 82 % busy midpoint and max_boost hold the top and max_P cannot.
+}
+
+# Catches: any freq_max mix-up between the three fixed choices.  From 82 %
+# busy midpoint and max_boost hold the top and max_P cannot.
+check_side_raw_order() {
+	side_skip "~90 % busy: raw targets order max_P < midpoint < max_boost" && return
+	[ -n "$SIDE_PART" ] || side_partial_phases
 	x=$(col /tmp/sgi-p$HIGH_LOAD 0 4) y=$(col /tmp/sgi-p$HIGH_LOAD 1 4) z=$(col /tmp/sgi-p$HIGH_LOAD 2 4)
 	if inrange /tmp/sgi-p$HIGH_LOAD 82 100 0 1 2; then
 		ktap_result "~90 % busy: raw targets order max_P < midpoint < max_boost ($x < $y < $z kHz)" \
@@ -644,74 +748,122 @@ if [ "$NCPU" -ge 4 ] && load_vcpufreq per_policy_tunables=1; then
 		ktap_skip "~90 % busy: raw targets order max_P < midpoint < max_boost" \
 			"cpu0..2 measured $(col /tmp/sgi-p$HIGH_LOAD 0 6) $(col /tmp/sgi-p$HIGH_LOAD 1 6) $(col /tmp/sgi-p$HIGH_LOAD 2 6) % busy, not all >= 82"
 	fi
+}
 
-	# Catches: a tracepoint decision that never reaches the driver, or a
-	# request the tracepoint did not announce.
+# Catches: a tracepoint decision that never reaches the driver, or a
+# request the tracepoint did not announce (the last phase's).
+check_side_driver_trace() {
+	side_skip "the driver got exactly the frequencies the tracepoint requested" && return
+	[ -n "$SIDE_PART" ] || side_partial_phases
 	set -- $(awk '/request=1/ { for (i = 1; i <= NF; i++) if ($i ~ /^next_khz=/) print substr($i, 10) }' /tmp/sgi-trace | sort -u | tr '\n' ' ')
 	tr_set="$*"
 	set -- $(awk '{ print $3 }' /tmp/sgi-req | sort -u | tr '\n' ' ')
 	ktap_result "last phase: the driver got exactly the frequencies the tracepoint requested ($*)" \
 		$([ "$tr_set" = "$*" ] && [ -n "$*" ]; echo $?)
-else
-	for t in "per-policy tunables" "flat out: max_P" "flat out: midpoint" \
-		 "flat out: max_boost" "flat out: overutil-detect" "order in every phase" \
-		 "max_P < max_boost" "overutil below threshold" "overutil holds the top" \
-		 "raw order" "driver = tracepoint"; do
-		ktap_skip "side by side: $t" "needs 4 CPUs and per_policy_tunables"
-	done
-fi
+}
 
-# Catches: any deviation from the formula, the resolution or the clamp.
-ktap_result "all $FORMULA_N decisions match the formula, the table and the limits" $formula_bad
+# ---------------------------------------------------------------------------
+# Every decision so far, a shared policy, the module parameter, teardown
 
-# --- shared policy -------------------------------------------------------------
+# Catches: any deviation from the formula, the resolution or the clamp, in
+# the decisions of every phase before this one.
+check_formula() {
+	ktap_result "all $FORMULA_N decisions match the formula, the table and the limits" $FORMULA_BAD
+}
+
 # Catches: a shared policy taking another CPU's util than the highest (one
-# busy thread must drive the whole policy to the top), or stale CPUs
-# keeping it up once idle.
-set_all scaling_governor performance
-rmmod vcpufreq
-if load_vcpufreq shared=1; then
+# busy thread must drive the whole policy to the top).
+check_shared_top() {
+	SHARED_LOADED=
+	set_all scaling_governor performance
+	is_loaded vcpufreq && rmmod vcpufreq
+	if ! load_vcpufreq shared=1; then
+		ktap_fail "shared policy: one busy CPU takes it to the top"
+		return
+	fi
+	SHARED_LOADED=1
 	echo max_P > $TUN/freq_max_policy
 	sleep 1
 	# Pinned: util does not follow a migrating task (see Documentation)
 	phase_begin; stress-ng --cpu 1 --taskset 1 -t 3 -q; phase_end
 	set -- $(settled_freq 0); one_top=$2
 	set -- $(formula_check); shared_formula="$1 decisions, $2 off the formula"
-	# Idle: wait up to 3 s for the policy to come down (the slow path
-	# needs a wake-up somewhere to evaluate, then its kthread to run).
+	ktap_diag "shared: $(policies | wc -l) policy; one thread: $one_top of the time at the top; $shared_formula"
+	ktap_result "shared policy: one busy CPU takes it to the top" $(ge "$one_top" 0.8; echo $?)
+}
+
+# Catches: stale CPUs keeping a shared policy up once idle.  Waits up to
+# 3 s for the policy to come down (the slow path needs a wake-up
+# somewhere to evaluate, then its kthread to run).
+check_shared_idle() {
+	if [ -z "$SHARED_LOADED" ]; then
+		ktap_fail "shared policy: back to the lowest P-state once idle"
+		return
+	fi
 	for i in $(seq 30); do
 		low=$(awk '{ print $2 }' $VCF/cur | sort -u | tr '\n' ' ')
 		[ "$low" = "$LOW " ] && break
 		sleep 0.1
 	done
-	ktap_diag "shared: $(policies | wc -l) policy; one thread: $one_top of the time at the top; idle after: $low; $shared_formula"
-	ktap_result "shared policy: one busy CPU takes it to the top" $(ge "$one_top" 0.8; echo $?)
+	ktap_diag "shared: idle after the load: $low"
 	ktap_result "shared policy: back to the lowest P-state once idle" $([ "$low" = "$LOW " ]; echo $?)
-else
-	ktap_fail "shared policy: one busy CPU takes it to the top"
-	ktap_fail "shared policy: back to the lowest P-state once idle"
-fi
+}
 
-# --- default_policy= ---------------------------------------------------------
-# Catches: an unchecked module parameter (a bad name must refuse the load).
-echo 0 > $TRACE/events/sugov_inv/sugov_inv_decision/enable
-set_all scaling_governor performance
-rmmod sugov_inv
-if insmod $SUGOV/sugov_inv.ko default_policy=fastest 2>/dev/null; then
-	ktap_fail "default_policy=fastest refuses the load"
+# sugov_reload PARAMS...: sugov_inv again with PARAMS, selected on every
+# policy; the freq_max_policy list it starts with in FMAX_LIST
+sugov_reload() {
+	set_all scaling_governor performance
 	rmmod sugov_inv
-else
-	ktap_ok "default_policy=fastest refuses the load"
-fi
-insmod $SUGOV/sugov_inv.ko default_policy=overutil-detect && set_all scaling_governor sugov_inv
-pol=$(cat $TUN/freq_max_policy 2>/dev/null)
-ktap_result "default_policy=overutil-detect is the initial policy: $pol" \
-	$([ "$pol" = "max_P midpoint max_boost [overutil-detect] noinv" ]; echo $?)
+	insmod $SG_KO "$@" && set_all scaling_governor sugov_inv
+	FMAX_LIST=$(cat $TUN/freq_max_policy 2>/dev/null)
+}
 
-# --- teardown ------------------------------------------------------------------
+# Catches: an unchecked module parameter (a bad name must refuse the load).
+check_param_refused() {
+	echo 0 > $TRACE/events/sugov_inv/sugov_inv_decision/enable
+	set_all scaling_governor performance
+	rmmod sugov_inv
+	if insmod $SG_KO freq_max_policy=fastest 2>/dev/null; then
+		ktap_fail "freq_max_policy=fastest refuses the load"
+		rmmod sugov_inv
+	else
+		ktap_ok "freq_max_policy=fastest refuses the load"
+	fi
+	insmod $SG_KO
+}
+
+# Catches: a freq_max_policy= that is parsed but not used for new tunables.
+check_param_initial() {
+	sugov_reload freq_max_policy=overutil-detect
+	ktap_result "freq_max_policy=overutil-detect is the initial choice: $FMAX_LIST" \
+		$([ "$FMAX_LIST" = "max_P midpoint max_boost [overutil-detect] noinv" ]; echo $?)
+}
+
+# Catches: a module that cannot be unloaded once unused.
+check_unload() {
+	unload_all
+	ok=0
+	lsmod | grep -q '^sugov_inv' && ok=1
+	ktap_result "switching away and rmmod succeed once unused" $ok
+}
+
+check_dmesg() {
+	ktap_dmesg_clean "no WARN, BUG, lockdep or other splat in dmesg"
+}
+
+# ---------------------------------------------------------------------------
+ktap_plan $(echo $CASES | wc -w)
 unload_all
-ok=0
-lsmod | grep -q '^sugov_inv' && ok=1
-ktap_result "switching away and rmmod succeed once unused" $ok
-ktap_dmesg_clean "no WARN, BUG, lockdep or other splat in dmesg"
+ktap_dmesg_mark
+ABORT=
+for _case in $CASES; do
+	_fn=${_case%%:*}
+	_arg=${_case#"$_fn"}
+	if [ -n "$ABORT" ]; then
+		ktap_skip "$_case" "$ABORT"
+		continue
+	fi
+	$_fn ${_arg#:}
+done
+unload_all
 ktap_finish

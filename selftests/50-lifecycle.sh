@@ -245,13 +245,7 @@ ktap_diag "SUnreclaim: $before kB before, $after kB after; steady slab growth (p
 ktap_result "no slab cache grows steadily over the cycles (largest: ${worst} objects per $((CYCLES / 2)) cycles, limit $limit)" \
 	$([ "$worst" -lt "$limit" ]; echo $?)
 # Catches: the same leaks, to the byte, on a kernel with kmemleak.
-if have_kmemleak; then
-	leaks=$(kmemleak_ours)
-	[ -n "$leaks" ] && echo "$leaks" | head -n 30 | sed 's/^/# /'
-	ktap_result "kmemleak: no leak from our modules" $([ -z "$leaks" ]; echo $?)
-else
-	ktap_skip "kmemleak: no leak from our modules" "kernel without kmemleak"
-fi
+kmemleak_result
 
 unload_all
 ktap_dmesg_clean "no WARN, BUG, lockdep or other splat in dmesg"

@@ -8,7 +8,7 @@
 # per-CPU/shared x global/per-policy tunables loads, selects sugov_inv and
 # has its tunables where they belong.
 #
-# The rule under test (style.md): a bad value gives EINVAL or ERANGE (or
+# The rule under test: a bad value gives EINVAL or ERANGE (or
 # E2BIG from sysfs itself for a write longer than a page), changes
 # nothing, and a refused module load logs one clear line.  Valid values
 # round-trip.  Ranges are written here from the documentation, not read
@@ -16,7 +16,7 @@
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
-ktap_plan 56
+ktap_plan 58
 unload_all
 ktap_dmesg_mark
 
@@ -88,7 +88,7 @@ expect_value() {
 	esac
 }
 
-# Ranges and defaults from Documentation (admin-guide) and issue 4.
+# Ranges and defaults from Documentation/admin-guide.rst.
 range_of() {
 	case $1 in
 	rate_limit_us) echo "0 1000000" ;;
@@ -331,12 +331,12 @@ refused() {
 	fi
 }
 
-# sugov_inv default_policy=
+# sugov_inv freq_max_policy=
 insmod $FI_KO
-# Catches: an unchecked default_policy (a bad name would index past the
+# Catches: an unchecked freq_max_policy (a bad name would index past the
 # names), prefix or case-insensitive matching.
 while IFS= read -r v; do
-	refused $SG_KO sugov_inv "default_policy=$v"
+	refused $SG_KO sugov_inv "freq_max_policy=$v"
 done <<EOF
 fastest
 max_p
@@ -350,26 +350,41 @@ max_P,noinv
 
 EOF
 notes_out
-ktap_result "default_policy=: 10 bad names refused, one log line each" $?
-refused $SG_KO sugov_inv "default_policy=\"max_P \""
+ktap_result "freq_max_policy=: 10 bad names refused, one log line each" $?
+refused $SG_KO sugov_inv "freq_max_policy=\"max_P \""
 notes_out
-ktap_result "default_policy=\"max_P \" (trailing space) refused, one log line" $?
+ktap_result "freq_max_policy=\"max_P \" (trailing space) refused, one log line" $?
 # A 4100-character name: more than a charp parameter takes (1024).
-refused $SG_KO sugov_inv "default_policy=$LONGNAME"
+refused $SG_KO sugov_inv "freq_max_policy=$LONGNAME"
 notes_out
-ktap_result "default_policy= with 4100 characters refused, one log line" $?
+ktap_result "freq_max_policy= with 4100 characters refused, one log line" $?
+# default_policy=, its deprecated name, is judged alike and named as given
+refused $SG_KO sugov_inv "default_policy=max"
+notes_out
+ktap_result "default_policy=max (deprecated name) refused, one log line" $?
 
-# Catches: a default_policy= that is parsed but not used for new tunables.
+# Catches: a freq_max_policy= that is parsed but not used for new tunables.
 insmod $VC_KO preset=epyc-7742
 ok=0
 for n in $NAMES; do
-	insmod $SG_KO default_policy=$n && set_all scaling_governor sugov_inv || { ok=1; ktap_diag "default_policy=$n: load failed"; }
+	insmod $SG_KO freq_max_policy=$n && set_all scaling_governor sugov_inv || { ok=1; ktap_diag "freq_max_policy=$n: load failed"; }
 	got=$(cat $CPUFREQ/sugov_inv/freq_max_policy 2>/dev/null)
-	case " $got " in *" [$n] "*) ;; *) ok=1; ktap_diag "default_policy=$n: freq_max_policy reads '$got'" ;; esac
+	case " $got " in *" [$n] "*) ;; *) ok=1; ktap_diag "freq_max_policy=$n: the tunable reads '$got'" ;; esac
 	set_all scaling_governor performance
 	rmmod sugov_inv
 done
-ktap_result "default_policy= takes each of the five names as the initial policy" $ok
+ktap_result "freq_max_policy= takes each of the five names as the initial choice" $ok
+# Catches: the deprecated name not working, or working without saying so.
+mark=$(log_mark)
+ok=0
+insmod $SG_KO default_policy=noinv && set_all scaling_governor sugov_inv || { ok=1; ktap_diag "default_policy=noinv: load failed"; }
+got=$(cat $CPUFREQ/sugov_inv/freq_max_policy 2>/dev/null)
+case " $got " in *" [noinv] "*) ;; *) ok=1; ktap_diag "default_policy=noinv: the tunable reads '$got'" ;; esac
+lines=$(log_since "$mark" | grep -c 'default_policy= is deprecated: use freq_max_policy=')
+[ "$lines" = 1 ] || { ok=1; ktap_diag "default_policy=noinv: $lines deprecation notices"; }
+set_all scaling_governor performance
+rmmod sugov_inv
+ktap_result "default_policy= (deprecated) still sets the initial choice, with one notice" $ok
 rmmod vcpufreq
 rmmod freq_invariance
 

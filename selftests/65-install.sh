@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Keeping a choice at boot, and installed modules (issue 13):
+# Keeping a choice at boot, and installed modules:
 #   - the modules carry the version of VERSION (modinfo), and
 #     INSTALL_EXPECT_VERSION, when given, is that version;
 #   - modprobe finds them through modules.dep and modules.alias once
@@ -132,7 +132,7 @@ else
 fi
 
 # 7-9: parameters are the initial tunables
-PARAMS="default_policy=midpoint rate_limit_us=3000 headroom_pct=150 overutil_threshold_pct=70 util_halflife_ms=64"
+PARAMS="freq_max_policy=midpoint rate_limit_us=3000 headroom_pct=150 overutil_threshold_pct=70 util_halflife_ms=64"
 # check_tunables DIR: DIR's tunables are those of $PARAMS
 check_tunables() {
 	[ "$(cat "$1/rate_limit_us")" = 3000 ] || echo "$1/rate_limit_us: $(cat "$1/rate_limit_us")"

@@ -215,7 +215,7 @@ for shared in 0 1; do
 		echo "$1" > $CPUFREQ/boost || { echo "boost=$1 refused"; return 1; }
 		for p in $(active_policies); do
 			# shellcheck disable=SC2046
-			wait_request "$t" "$2" "$3" 1000 $(rec_cpus $p) ||
+			wait_request "$2" "$3" 1000 "$t" $(rec_cpus $p) ||
 				{ echo "${p##*/}: no request $2 $3 within 1 s of boost=$1: $(requests_after "$t" $(rec_cpus $p) | tr '\n' ' ')"; return 1; }
 		done
 		want=$TOP

@@ -5,17 +5,19 @@
 # as subtests of one KTAP document.  Each test program is killed after
 # its `settings` timeout (kselftest's file format: timeout=SECONDS).
 #
-# Usage (in the guest, from /sugov): sh selftests/run.sh [NAME-GLOB]
+# Usage (in the guest, from /sugov): sh selftests/run.sh [NAME-GLOB...]
+# (every test matching one of the globs, in the order of their numbers)
 dir=$(cd "$(dirname "$0")" && pwd)
-glob=${1:-[0-9][0-9]-*.sh}
+[ $# -gt 0 ] || set -- '[0-9][0-9]-*.sh'
 
 timeout_s=300
 [ -f "$dir/settings" ] && . "$dir/settings" && timeout_s=${timeout:-300}
 
-tests=
-for t in "$dir"/$glob; do
-	[ -f "$t" ] && tests="$tests $t"
-done
+tests=$(for glob in "$@"; do
+	for t in "$dir"/$glob; do
+		[ -f "$t" ] && echo "$t"
+	done
+done | sort -u)
 n=0
 for t in $tests; do n=$((n + 1)); done
 

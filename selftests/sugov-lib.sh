@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Helpers shared by the robustness selftests (50-lifecycle, 60-tunables,
-# 70-hotplug, 80-stress): loading the module stack, walking the policies,
+# Helpers shared by the governor's selftests (40-sugov-inv, 45-resync,
+# 50-lifecycle, 60-tunables, 70-hotplug, 75-no-drop, 80-stress): loading the module stack, walking the policies,
 # reading vcpufreq's request record, background loads, CPU hotplug and
 # kmemleak.  POSIX sh (busybox ash); source it after ktap.sh.
 
@@ -125,10 +125,25 @@ requests_after() {
 	awk -v t0="$_t0" -v cpus=" $* " '$1 >= t0 && index(cpus, " " $2 " ") { print $3 }' $VCF/requests
 }
 
-# wait_request T0 CMP KHZ TIMEOUT_MS CPUS...: wait until a request for one
-# of CPUS after T0 compares (ge, le, lt, gt, eq) with KHZ; 0 when seen.
+# The polling helpers below take the same arguments first: CMP (ge, le,
+# lt, gt, eq), KHZ, and the longest wait in ms; then what they watch.
+
+# khz_cmp CMP A B: A compares with B (shell builtins only)
+khz_cmp() {
+	case $1 in
+	ge) [ "${2:-0}" -ge "$3" ] ;;
+	le) [ "${2:-0}" -le "$3" ] ;;
+	lt) [ "${2:-0}" -lt "$3" ] ;;
+	gt) [ "${2:-0}" -gt "$3" ] ;;
+	eq) [ "${2:-0}" -eq "$3" ] ;;
+	*) return 1 ;;
+	esac
+}
+
+# wait_request CMP KHZ MS T0 CPUS...: wait up to MS until a request for one
+# of CPUS after T0 (ns) compares with KHZ; 0 when seen.
 wait_request() {
-	_t0=$1 _cmp=$2 _khz=$3 _ms=$4
+	_cmp=$1 _khz=$2 _ms=$3 _t0=$4
 	shift 4
 	_waited=0
 	while :; do
@@ -147,71 +162,61 @@ wait_request() {
 	done
 }
 
+# bg_stop PID: stop a background job of this shell by its PID (none: "")
+bg_stop() {
+	[ -n "$1" ] || return 0
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 # Background load, stopped by its PID only.
 LOAD_PID=
 load_start() { # stress-ng arguments
 	stress-ng "$@" -q >/dev/null 2>&1 &
 	LOAD_PID=$!
 }
-load_stop() {
-	[ -n "$LOAD_PID" ] || return 0
-	kill "$LOAD_PID" 2>/dev/null
-	wait "$LOAD_PID" 2>/dev/null
-	LOAD_PID=
-}
+load_stop() { bg_stop "$LOAD_PID"; LOAD_PID=; }
 
 # A busy loop pinned to CPU $1 (sh, no fork per iteration), by its PID.
 spin_start() {
 	taskset -c "$1" sh -c 'while :; do :; done' &
 	SPIN_PID=$!
 }
-spin_stop() {
-	[ -n "$SPIN_PID" ] || return 0
-	kill "$SPIN_PID" 2>/dev/null
-	wait "$SPIN_PID" 2>/dev/null
-	SPIN_PID=
-}
+spin_stop() { bg_stop "$SPIN_PID"; SPIN_PID=; }
 
 # cur_khz CPU: the frequency vcpufreq last set on CPU.
 cur_khz() { awk -v c="$1" '$1 == c { print $2 }' $VCF/cur; }
 
-# wait_all_cur ge|le KHZ MS: wait up to MS for every online CPU's
-# frequency (vcpufreq's cur) to be at least / at most KHZ.
+# wait_all_cur CMP KHZ MS: wait up to MS until every online CPU's
+# frequency (vcpufreq's cur) compares with KHZ; 0 when it does.
 wait_all_cur() {
-	w=0
+	_w=0
 	while :; do
-		ok=1
-		for c in $(online_cpus); do
-			f=$(cur_khz $c)
-			case $1 in
-			ge) [ "$f" -ge "$2" ] || ok=0 ;;
-			le) [ "$f" -le "$2" ] || ok=0 ;;
-			esac
+		_ok=1
+		for _c in $(online_cpus); do
+			khz_cmp "$1" "$(cur_khz "$_c")" "$2" || _ok=0
 		done
-		[ $ok = 1 ] && return 0
-		[ $w -ge "$3" ] && return 1
+		[ $_ok = 1 ] && return 0
+		[ $_w -ge "$3" ] && return 1
 		sleep 0.1
-		w=$((w + 100))
+		_w=$((_w + 100))
 	done
 }
 
-# wait_cur CPU CMP KHZ MS: wait until CPU's frequency (vcpufreq's cur, the
-# last request it took) compares with KHZ; 0 when it does.  Shell
-# builtins only, polled every 100 ms: under TCG a poller that forks awk
-# every few ms keeps its own CPU busy and so the governor up, which on a
-# shared policy is the policy itself.
+# wait_cur CMP KHZ MS CPU: wait up to MS until CPU's frequency (vcpufreq's
+# cur, the last request it took) compares with KHZ; 0 when it does.
+# Shell builtins only, polled every 100 ms: under TCG a poller that forks
+# awk every few ms keeps its own CPU busy and so the governor up, which on
+# a shared policy is the policy itself.
 wait_cur() {
 	_w=0
 	while :; do
 		_f=
 		while read -r _c _k; do
-			[ "$_c" = "$1" ] && _f=$_k && break
+			[ "$_c" = "$4" ] && _f=$_k && break
 		done < $VCF/cur
-		case $2 in
-		ge) [ "${_f:-0}" -ge "$3" ] && return 0 ;;
-		lt) [ "${_f:-0}" -lt "$3" ] && return 0 ;;
-		esac
-		[ "$_w" -ge "$4" ] && return 1
+		khz_cmp "$1" "$_f" "$2" && return 0
+		[ "$_w" -ge "$3" ] && return 1
 		sleep 0.1
 		_w=$((_w + 100))
 	done
@@ -229,11 +234,11 @@ IDLE_SETTLE_MS=${IDLE_SETTLE_MS:-3000}
 drives() {
 	_p=$(policy_of "$1") || { echo "cpu$1: no policy"; return 1; }
 	_max=$(cat "$_p/scaling_max_freq")
-	wait_cur "$1" lt "$_max" "$IDLE_SETTLE_MS" ||
+	wait_cur lt "$_max" "$IDLE_SETTLE_MS" "$1" ||
 		{ echo "cpu$1 idle: ${_p##*/} stays at $(cur_khz "$1") kHz for ${IDLE_SETTLE_MS} ms"; return 1; }
 	_t=$(now_ns)
 	spin_start "$1"
-	wait_cur "$1" ge "$_max" 2000
+	wait_cur ge "$_max" 2000 "$1"
 	_up=$?
 	spin_stop
 	if [ "$_up" != 0 ]; then
@@ -241,7 +246,7 @@ drives() {
 		echo "cpu$1 busy: ${_p##*/} not at ${_max} kHz in 2 s (requests: $(requests_after "$_t" $(rec_cpus "$_p") | tr '\n' ' '))"
 		return 1
 	fi
-	wait_cur "$1" lt "$_max" "$IDLE_SETTLE_MS" ||
+	wait_cur lt "$_max" "$IDLE_SETTLE_MS" "$1" ||
 		{ echo "cpu$1 idle again: ${_p##*/} still at $(cur_khz "$1") kHz after ${IDLE_SETTLE_MS} ms"; return 1; }
 	return 0
 }
@@ -312,4 +317,16 @@ kmemleak_ours() {
 		{ blk = blk "\n" $0 }
 		/sugov_inv|freq_inv|vcpufreq|\] 0x[0-9a-f]+$/ { ours = 1 }
 		END { if (ours) print blk }' $KMEMLEAK
+}
+
+# kmemleak_result: the KTAP result "no leak from our modules" (skipped on
+# a kernel without kmemleak), the reports shown as diagnostics
+kmemleak_result() {
+	if have_kmemleak; then
+		_leaks=$(kmemleak_ours)
+		[ -n "$_leaks" ] && echo "$_leaks" | head -n 30 | sed 's/^/# /'
+		ktap_result "kmemleak: no leak from our modules" $([ -z "$_leaks" ]; echo $?)
+	else
+		ktap_skip "kmemleak: no leak from our modules" "kernel without kmemleak"
+	fi
 }

@@ -170,7 +170,7 @@ if want "selftests-debug$sfx"; then
 			--append "null_blk.irqmode=2 null_blk.completion_nsec=200000" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env LIMITS_SETTLE_MS=8000 IDLE_SETTLE_MS=5000 \
-			sh selftests/run.sh '[2-8]0-*.sh'
+			sh selftests/run.sh '[2-8]0-*.sh' 45-resync.sh 75-no-drop.sh
 		# The emulated machine's hotplug and unload checks under
 		# lockdep, KASAN and kmemleak, on its own (the glob above
 		# cannot take 15 without 10).

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fi-probe: print max_P, max_boost, their midpoint and Linux 6.1's
- * frequency-invariance ratio, from this machine's AMD CPPC or Intel MSRs
- * or from raw values on the command line.  It links the kernel module's
- * own decoders (../../amd_cppc_ratio.c, ../../intel_ratio.c), so it shows
- * exactly what freq_invariance.ko computes, without loading anything.
+ * fi-probe: print max_P, max_boost, their midpoint and the kernel's
+ * frequency-invariance ratio (Linux 6.1's or 6.12's rules, --rules), from
+ * this machine's AMD CPPC or Intel MSRs or from raw values on the command
+ * line.  It links the kernel module's own decoders (../../amd_cppc_ratio.c,
+ * ../../intel_ratio.c) and caps resolver (../../freq_inv_caps.c), so it
+ * shows exactly what freq_invariance.ko computes, without loading
+ * anything.
  *
- * On a machine it takes the same fallbacks and overrides as the module:
- * the hardware (ACPI CPPC or MSRs), else the cpufreq table (source
- * cpufreq), and --max-p-khz/--max-boost-khz (source override); --check
- * compares the answer with the loaded module's /sys/kernel/freq_invariance/.
+ * On a machine it takes the same fallbacks and overrides as the module
+ * (freq_inv_caps_resolve()): the hardware (ACPI CPPC or MSRs), else the
+ * cpufreq table (source cpufreq), and --max-p-khz/--max-boost-khz (source
+ * override); --check compares the answer with the loaded module's
+ * /sys/kernel/freq_invariance/.
  *
  * Output: key=value lines, or JSON with --json.  Exit status (also in
  * --help): 0 success; 1 other errors; 2 missing, malformed or rejected
@@ -29,6 +32,7 @@
 #include <unistd.h>
 
 #include "amd_cppc_ratio.h"
+#include "freq_inv_caps.h"
 #include "intel_ratio.h"
 
 #define ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
@@ -159,7 +163,7 @@ static const char *rooted(char *buf, size_t len, const char *fmt, ...)
 static void show_help(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s [--cpu N]                      (this machine)\n"
+		"Usage: %s [--cpu N] [--check]            (this machine)\n"
 		"       %s --vendor amd --family F --model M --highest-perf N[,N...]\n"
 		"          --nominal-perf N [--lowest-nonlinear-perf N --lowest-perf N]\n"
 		"          --nominal-freq-mhz N [--lowest-freq-mhz N]\n"
@@ -167,7 +171,11 @@ static void show_help(FILE *f)
 		"          --turbo-ratio-limit X [--turbo-ratio-limit1 X] [--misc-enable X]\n"
 		"          [--atom-core-ratios X --atom-core-turbo-ratios X]\n"
 		"          [--bus-khz N | --fsb-freq X]\n"
-		"Numbers are decimal or 0x-prefixed hex.  Prints key=value lines.\n",
+		"Every form: [--rules 6.1|6.12] [--max-p-khz N --max-boost-khz N] [--json]\n"
+		"  --rules: whose ratio rules (default: the running kernel's, else 6.1's)\n"
+		"Numbers are decimal or 0x-prefixed hex.  Prints key=value lines.\n"
+		"Exit: 0 ok, 1 error, 2 bad or missing values, 3 ratios known but a kHz\n"
+		"value not, 4 --check found a difference from the module.\n",
 		prog, prog, prog);
 }
 
@@ -210,18 +218,22 @@ static const char *err_name(int err)
 
 /* ---- one decode, printed ---------------------------------------------------- */
 
+/* --rules: whose ratio rules the decoders follow */
+static enum freq_ratio_rules rules = FREQ_RATIO_RULES_6_1;
+
+/* --max-p-khz / --max-boost-khz, as the module's parameters */
+static struct freq_inv_override override;
+
 /*
- * What fi-probe found for one CPU (or one set of raw values): the summary
- * the module reports, then the hardware decode's details when there was
- * one.
+ * What fi-probe found for one CPU (or one set of raw values): the caps
+ * the module would publish (@res, from freq_inv_caps_resolve()), then the
+ * hardware decode's details when there was one.
  */
 struct probe {
 	const char *vendor;		/* "amd" or "intel" */
 	u32 family, model;
-	const char *source;		/* as freq_invariance's cpuN/source */
-	u32 max_p_khz;
-	u32 max_boost_khz;		/* before cpufreq's boost switch */
-	u32 kernel_ratio;
+	struct freq_inv_caps_in in;	/* what the caps are resolved from */
+	struct freq_inv_resolved res;
 	bool have_amd, have_intel;	/* which details below are set */
 	struct amd_cppc_raw amd_raw;
 	struct amd_cppc_ratio_result amd;
@@ -229,53 +241,38 @@ struct probe {
 	struct intel_ratio_result intel;
 };
 
-/* The summary of a decode: what the module would report */
-static void probe_set(struct probe *p, const char *source, u32 max_p_khz,
-		      u32 max_boost_khz, u32 kernel_ratio)
+/* A probe of @vendor's part, before anything is known */
+static void probe_init(struct probe *p, const char *vendor, u32 family,
+		       u32 model)
 {
-	p->source = source;
-	p->max_p_khz = max_p_khz;
-	p->max_boost_khz = max_boost_khz;
-	p->kernel_ratio = kernel_ratio;
+	memset(p, 0, sizeof(*p));
+	p->vendor = vendor;
+	p->family = family;
+	p->model = model;
+	p->in.override = override;
+	if (!strcmp(vendor, "amd")) {
+		p->in.vendor = FREQ_INV_VENDOR_AMD;
+		p->in.hw_source = FREQ_INV_SRC_CPPC;
+	} else {
+		p->in.vendor = FREQ_INV_VENDOR_INTEL;
+		p->in.hw_source = FREQ_INV_SRC_MSR;
+	}
 }
 
-/* --max-p-khz / --max-boost-khz, as the module's parameters */
-static bool have_override;
-static u32 override_max_p_khz, override_max_boost_khz;
-
-/* Module's bound on max_boost / max_P (FREQ_INV_MAX_BOOST_RATIO) */
-#define OVERRIDE_MAX_BOOST_RATIO	255
-#define OVERRIDE_MAX_KHZ		10000000
-
-/* x * 1024 / y, saturated, as freq_inv_ratio() */
-static u32 ratio_1024(u32 x, u32 y)
+/* The hardware decode's answer (@err 0) or why there is none */
+static void probe_hw(struct probe *p, int err, u32 max_p_khz,
+		     u32 max_boost_khz, u32 kernel_ratio)
 {
-	u64 r = ((u64)x << AMD_CPPC_RATIO_SHIFT) / y;
-
-	return r > UINT32_MAX ? UINT32_MAX : r;
+	p->in.hw_err = err;
+	p->in.hw.max_p_khz = max_p_khz;
+	p->in.hw.max_boost_khz = max_boost_khz;
+	p->in.hw.kernel_ratio = kernel_ratio;
 }
 
-/*
- * The overrides replace the frequencies; the ratio stays the hardware's
- * when it decoded, else the vendor's Linux 6.1 rule applied to the given
- * frequencies (freq_inv_*_override_ratio()), else 1024.
- */
-static void apply_override(struct probe *p, bool hw_ok)
+/* The module's rules: @p->res from @p->in; 0 or why the hardware was not used */
+static int probe_resolve(struct probe *p)
 {
-	if (!have_override)
-		return;
-	p->source = "override";
-	p->max_p_khz = override_max_p_khz;
-	p->max_boost_khz = override_max_boost_khz;
-	if (hw_ok)
-		return;
-	if (!strcmp(p->vendor, "amd"))
-		p->kernel_ratio = (ratio_1024(p->max_boost_khz, p->max_p_khz) +
-				   AMD_CPPC_RATIO_SCALE) >> 1;
-	else if (!strcmp(p->vendor, "intel"))
-		p->kernel_ratio = ratio_1024(p->max_boost_khz, p->max_p_khz);
-	else
-		p->kernel_ratio = AMD_CPPC_RATIO_SCALE;
+	return freq_inv_caps_resolve(&p->in, &p->res);
 }
 
 static void print_probe(const struct probe *p)
@@ -284,21 +281,22 @@ static void print_probe(const struct probe *p)
 	const struct intel_ratio_result *r = &p->intel;
 	bool partial = khz_unknown;
 
-	if (partial && !have_override)
+	if (partial && !override.given)
 		partial_seen = true;
 	kv_s("vendor", p->vendor);
 	kv_x("family", p->family);
 	kv_x("model", p->model);
-	kv_s("source", p->source);
+	kv_s("rules", freq_ratio_rules_name(rules));
+	kv_s("source", freq_inv_source_name(p->res.source));
 	/* Overridden frequencies are known even where the bus clock is not */
-	if (have_override)
+	if (override.given)
 		khz_unknown = false;
-	kv_khz("max_p_khz", p->max_p_khz);
-	kv_khz("max_boost_khz", p->max_boost_khz);
+	kv_khz("max_p_khz", p->res.max_p_khz);
+	kv_khz("max_boost_khz", p->res.max_boost_khz);
 	kv_khz("midpoint_khz",
-	       freq_ratio_midpoint_khz(p->max_p_khz, p->max_boost_khz));
+	       freq_ratio_midpoint_khz(p->res.max_p_khz, p->res.max_boost_khz));
 	khz_unknown = partial;
-	kv_u("kernel_ratio", p->kernel_ratio);
+	kv_u("kernel_ratio", p->res.kernel_ratio);
 	if (p->have_amd) {
 		kv_u("kernel_reference_khz", a->kernel_reference_khz);
 		kv_s("max_boost_rule", amd_cppc_ratio_rule_name(a->max_boost_rule));
@@ -327,6 +325,21 @@ static void print_probe(const struct probe *p)
 	}
 }
 
+/*
+ * Raw values: the module would ignore what the hardware says only when
+ * it cannot be believed; without an override that leaves nothing.
+ */
+static void raw_finish(struct probe *p, const char *why)
+{
+	int err = probe_resolve(p);
+
+	if (err && !override.given)
+		die(EXIT_BAD_INPUT, "%s (%s)",
+		    p->in.hw_err ? why : "frequencies or ratio out of range: the module ignores them",
+		    err_name(err));
+	print_probe(p);
+}
+
 /* ---- AMD ---------------------------------------------------------------- */
 
 struct amd_input {
@@ -335,32 +348,29 @@ struct amd_input {
 	unsigned int nr;
 };
 
-/* Decode @raw into @p; 0 or the decoder's error with @why set */
+/* Decode @raw into @p's hardware answer; 0 or the decoder's error with @why set */
 static int amd_decode(const struct amd_cppc_raw *raw, struct probe *p,
 		      const char **why)
 {
 	int err = amd_cppc_ratio_decode_reason(raw, &p->amd, why);
 
-	if (err)
-		return err;
-	p->have_amd = true;
-	p->amd_raw = *raw;
-	probe_set(p, "cppc", p->amd.max_p_khz, p->amd.max_boost_khz,
-		  p->amd.kernel_ratio);
-	return 0;
+	if (!err) {
+		p->have_amd = true;
+		p->amd_raw = *raw;
+	}
+	probe_hw(p, err, p->amd.max_p_khz, p->amd.max_boost_khz,
+		 p->amd.kernel_ratio);
+	return err;
 }
 
 static void amd_decode_print(const struct amd_cppc_raw *raw)
 {
-	struct probe p = { .vendor = "amd", .family = raw->family,
-			   .model = raw->model };
+	struct probe p;
 	const char *why = "";
-	int err = amd_decode(raw, &p, &why);
 
-	if (err && !have_override)
-		die(EXIT_BAD_INPUT, "%s (%s)", why, err_name(err));
-	apply_override(&p, !err);
-	print_probe(&p);
+	probe_init(&p, "amd", raw->family, raw->model);
+	amd_decode(raw, &p, &why);
+	raw_finish(&p, why);
 }
 
 /* "N[,N...]": one highest_perf per CPU */
@@ -413,15 +423,15 @@ static void amd_from_args(struct amd_input *in)
 /* ---- Intel -------------------------------------------------------------- */
 
 /*
- * Decode @raw into @p.  A Silvermont/Airmont without MSR_FSB_FREQ has no
- * bus clock, but its ratios, and so Linux 6.1's invariance ratio, are
- * defined: decode them with a 1 kHz bus and mark every kHz value unknown
- * (exit 3) instead of refusing the whole part.
+ * Decode @raw into @p's hardware answer.  A Silvermont/Airmont without
+ * MSR_FSB_FREQ has no bus clock, but its ratios, and so the kernel's
+ * invariance ratio, are defined: decode them with a 1 kHz bus and mark
+ * every kHz value unknown (exit 3) instead of refusing the whole part.
  */
 static int intel_decode(struct intel_ratio_raw *raw, const u64 *fsb,
 			struct probe *p, const char **why)
 {
-	int err;
+	int err = 0;
 
 	if (!raw->bus_khz) {
 		err = intel_ratio_bus_khz(raw->family, raw->model, fsb,
@@ -429,36 +439,34 @@ static int intel_decode(struct intel_ratio_raw *raw, const u64 *fsb,
 		if (err == -ENODATA) {
 			raw->bus_khz = 1;
 			khz_unknown = true;
+			err = 0;
 		} else if (err) {
 			*why = err == -EINVAL ?
 			       "bus clock: MSR_FSB_FREQ index outside the table" :
-			       "bus clock: not a family 6 part; Linux 6.1 has no rule for it";
-			return err;
+			       "bus clock: not a family 6 part; the kernel has no rule for it";
 		}
 	}
-	err = intel_ratio_decode_reason(raw, &p->intel, why);
+	if (!err)
+		err = intel_ratio_decode_reason(raw, &p->intel, why);
 	if (err) {
 		khz_unknown = false;
-		return err;
+	} else {
+		p->have_intel = true;
+		p->intel_raw = *raw;
 	}
-	p->have_intel = true;
-	p->intel_raw = *raw;
-	probe_set(p, "msr", p->intel.max_p_khz, p->intel.max_boost_khz,
-		  p->intel.kernel_ratio);
-	return 0;
+	probe_hw(p, err, p->intel.max_p_khz, p->intel.max_boost_khz,
+		 p->intel.kernel_ratio);
+	return err;
 }
 
 static void intel_decode_print(struct intel_ratio_raw *raw, const u64 *fsb)
 {
-	struct probe p = { .vendor = "intel", .family = raw->family,
-			   .model = raw->model };
+	struct probe p;
 	const char *why = "";
-	int err = intel_decode(raw, fsb, &p, &why);
 
-	if (err && !have_override)
-		die(EXIT_BAD_INPUT, "%s (%s)", why, err_name(err));
-	apply_override(&p, !err);
-	print_probe(&p);
+	probe_init(&p, "intel", raw->family, raw->model);
+	intel_decode(raw, fsb, &p, &why);
+	raw_finish(&p, why);
 }
 
 /* ---- this machine --------------------------------------------------------- */
@@ -606,77 +614,60 @@ static u32 max_in_list(const char *path, bool *found)
 }
 
 /*
- * The cpufreq fallback, as freq_invariance's: max_P is the table's top
- * non-boost entry (scaling_available_frequencies), max_boost the top
- * boost entry (scaling_boost_frequencies) or max_P; Linux 6.1 has no
- * invariance without CPPC or MSRs, so the ratio is 1024.  A policy
- * without a table (intel_cpufreq) gives cpuinfo_max_freq as both, source
- * none.  False when the CPU has no cpufreq policy at all.
+ * What @cpu's cpufreq policy tells, as freq_invariance reads it from the
+ * policy: the table's top non-boost entry (scaling_available_frequencies),
+ * its top boost entry (scaling_boost_frequencies), cpuinfo_max_freq (0
+ * without a policy) and whether the driver has the global boost switch.
  */
-static bool cpufreq_fallback(unsigned int cpu, struct probe *p)
+static void read_policy(unsigned int cpu, struct freq_inv_policy_info *pol)
 {
 	char path[256];
-	u32 max_p, boost, cpuinfo_max;
-	bool found, found_boost;
+	bool found;
 
-	max_p = max_in_list(rooted(path, sizeof(path), SYS_CPU
-				   "/cpu%u/cpufreq/scaling_available_frequencies", cpu),
-			    &found);
-	boost = max_in_list(rooted(path, sizeof(path), SYS_CPU
-				   "/cpu%u/cpufreq/scaling_boost_frequencies", cpu),
-			    &found_boost);
-	if (found) {
-		probe_set(p, "cpufreq", max_p, boost > max_p ? boost : max_p,
-			  AMD_CPPC_RATIO_SCALE);
-		return true;
-	}
+	memset(pol, 0, sizeof(*pol));
+	pol->max_p_khz = max_in_list(rooted(path, sizeof(path), SYS_CPU
+					    "/cpu%u/cpufreq/scaling_available_frequencies", cpu),
+				     &found);
+	pol->max_boost_khz = max_in_list(rooted(path, sizeof(path), SYS_CPU
+						"/cpu%u/cpufreq/scaling_boost_frequencies", cpu),
+					 &found);
 	if (read_sys_u32(rooted(path, sizeof(path), SYS_CPU
 				"/cpu%u/cpufreq/cpuinfo_max_freq", cpu),
-			 &cpuinfo_max) || !cpuinfo_max)
-		return false;
-	probe_set(p, "none", cpuinfo_max, cpuinfo_max, AMD_CPPC_RATIO_SCALE);
-	return true;
+			 &pol->cpuinfo_max_khz))
+		pol->cpuinfo_max_khz = 0;
+	pol->boost_switch = !access(rooted(path, sizeof(path), SYS_CPU
+					   "/cpufreq/boost"), F_OK);
 }
 
 /*
- * max_boost as the module reports it: max_P while cpufreq boost is off.
- * With a boost switch (cpufreq/boost) its state; without one, whether
- * the policy's top frequency still reaches above max_P.
+ * Is boost off in cpufreq for @cpu, as the module judges it
+ * (freq_inv_caps_boost_off())?  Only a CPU with a policy can be.
  */
-static u32 effective_max_boost(unsigned int cpu, const struct probe *p,
-			       const char **state)
+static bool boost_off(const struct probe *p)
 {
 	char path[256];
-	u32 on, cpuinfo_max;
+	u32 on = 1;
 
-	*state = "on";
-	if (!read_sys_u32(rooted(path, sizeof(path), SYS_CPU "/cpufreq/boost"), &on)) {
-		if (!on) {
-			*state = "off";
-			return p->max_p_khz;
-		}
-		return p->max_boost_khz;
-	}
-	if (!read_sys_u32(rooted(path, sizeof(path), SYS_CPU
-				 "/cpu%u/cpufreq/cpuinfo_max_freq", cpu), &cpuinfo_max) &&
-	    cpuinfo_max <= p->max_p_khz) {
-		*state = "off";
-		return p->max_p_khz;
-	}
-	return p->max_boost_khz;
+	if (!p->in.policy.cpuinfo_max_khz)
+		return false;
+	if (p->res.boost_switch &&
+	    read_sys_u32(rooted(path, sizeof(path), SYS_CPU "/cpufreq/boost"), &on))
+		on = 1;
+	return freq_inv_caps_boost_off(&p->res, on, p->in.policy.cpuinfo_max_khz);
 }
 
 /*
- * --check: the module's report of @cpu against ours, one stderr line per
+ * --check: the module's report of @cpu against @caps, one stderr line per
  * difference.  Returns the number of differences.
  */
-static unsigned int check_module(unsigned int cpu, const struct probe *p,
-				 u32 max_boost, u32 midpoint)
+static unsigned int check_module(unsigned int cpu, const struct freq_inv_caps *caps)
 {
 	static const char *const fields[] = {
 		"max_p_khz", "max_boost_khz", "midpoint_khz", "kernel_ratio",
 	};
-	u32 want[] = { p->max_p_khz, max_boost, midpoint, p->kernel_ratio };
+	u32 want[] = { caps->max_p_khz, caps->max_boost_khz,
+		       caps->midpoint_khz, caps->kernel_ratio };
+	const char *source = freq_inv_source_name(caps->source);
 	unsigned int i, diffs = 0;
 	char path[256], src[32] = "";
 	FILE *f;
@@ -691,13 +682,13 @@ static unsigned int check_module(unsigned int cpu, const struct probe *p,
 		src[0] = 0;
 	fclose(f);
 	src[strcspn(src, "\n")] = 0;
-	if (strcmp(src, p->source)) {
+	if (strcmp(src, source)) {
 		fprintf(stderr, "%s: cpu%u source: fi-probe %s, module %s\n",
-			prog, cpu, p->source, src);
+			prog, cpu, source, src);
 		diffs++;
 	}
 	/* A partial decode knows no kHz: only the ratio can be compared */
-	for (i = khz_unknown && !have_override ? 3 : 0; i < ARRAY_SIZE(fields); i++) {
+	for (i = khz_unknown && !override.given ? 3 : 0; i < ARRAY_SIZE(fields); i++) {
 		rooted(path, sizeof(path), "/sys/kernel/freq_invariance/cpu%u/%s",
 		       cpu, fields[i]);
 		if (read_sys_u32(path, &got))
@@ -715,35 +706,40 @@ static bool check_mode;
 static unsigned int check_diffs;
 
 /*
- * The rest of every machine-mode CPU: the fallback when the hardware
- * failed, the overrides, the boost state, the record, and --check.
+ * The rest of every machine-mode CPU, once the hardware was asked: the
+ * module's rules (the cpufreq fallback, the overrides), the boost state,
+ * the record, and --check.
  */
-static void machine_finish(unsigned int cpu, struct probe *p, int hw_err)
+static void machine_finish(unsigned int cpu, struct probe *p)
 {
 	char why[sizeof(hw_why)];
-	const char *boost;
-	u32 max_boost, midpoint;
+	struct freq_inv_caps caps;
+	int hw_err;
+	bool off;
 
-	/* The fallback's own reads overwrite hw_why */
+	/* Reading the policy overwrites hw_why */
 	memcpy(why, hw_why, sizeof(why));
-	if (hw_err && !cpufreq_fallback(cpu, p) && !have_override)
+	read_policy(cpu, &p->in.policy);
+	hw_err = probe_resolve(p);
+	if (!p->res.max_p_khz)
 		die(EXIT_BAD_INPUT, "cpu%u: %s (%s), and no cpufreq policy to fall back on",
-		    cpu, why, err_name(hw_err));
-	apply_override(p, !hw_err);
+		    cpu, p->in.hw_err ? why : "frequencies or ratio out of range",
+		    err_name(hw_err));
 	rec_begin();
 	kv_u("cpu", cpu);
 	print_probe(p);
 	if (hw_err)
 		kv_s("hardware_error", err_name(hw_err));
-	max_boost = effective_max_boost(cpu, p, &boost);
-	midpoint = freq_ratio_midpoint_khz(p->max_p_khz, max_boost);
-	kv_s("cpufreq_boost", boost);
-	if (have_override)
+	/* What a reader of the module's cpuN files sees: reference=kernel */
+	off = boost_off(p);
+	freq_inv_caps_derive(&p->res, off, FREQ_INV_REF_KERNEL, &caps);
+	kv_s("cpufreq_boost", off ? "off" : "on");
+	if (override.given)
 		khz_unknown = false;
-	kv_khz("effective_max_boost_khz", max_boost);
-	kv_khz("effective_midpoint_khz", midpoint);
+	kv_khz("effective_max_boost_khz", caps.max_boost_khz);
+	kv_khz("effective_midpoint_khz", caps.midpoint_khz);
 	if (check_mode) {
-		unsigned int d = check_module(cpu, p, max_boost, midpoint);
+		unsigned int d = check_module(cpu, &caps);
 
 		kv_s("check", d ? "differs" : "ok");
 		check_diffs += d;
@@ -753,7 +749,9 @@ static void machine_finish(unsigned int cpu, struct probe *p, int hw_err)
 static void amd_machine(const struct cpu_id *id, unsigned int *cpus,
 			unsigned int n, int only)
 {
-	struct amd_cppc_raw raw = { .family = id->family, .model = id->model };
+	struct amd_cppc_raw raw = {
+		.rules = rules, .family = id->family, .model = id->model,
+	};
 	u32 *highest = calloc(n, sizeof(*highest));
 	unsigned int i;
 	bool uniform = false;
@@ -771,14 +769,14 @@ static void amd_machine(const struct cpu_id *id, unsigned int *cpus,
 	raw.highest_perf_uniform = uniform;
 
 	for (i = 0; i < n; i++) {
-		struct probe p = { .vendor = "amd", .family = id->family,
-				   .model = id->model };
+		struct probe p;
 		unsigned int c = cpus[i];
 		const char *why = "";
 		int cerr = err;
 
 		if (only >= 0 && c != (unsigned int)only)
 			continue;
+		probe_init(&p, "amd", id->family, id->model);
 		raw.highest_perf = highest[i];
 		if (!cerr)
 			cerr = read_cppc(c, "nominal_perf", true, &raw.nominal_perf);
@@ -796,7 +794,8 @@ static void amd_machine(const struct cpu_id *id, unsigned int *cpus,
 			if (cerr)
 				snprintf(hw_why, sizeof(hw_why), "%s", why);
 		}
-		machine_finish(c, &p, cerr);
+		p.in.hw_err = cerr;
+		machine_finish(c, &p);
 	}
 	free(highest);
 }
@@ -844,10 +843,9 @@ static void intel_machine(const struct cpu_id *id, unsigned int *cpus,
 
 	for (i = 0; i < n; i++) {
 		struct intel_ratio_raw raw = {
-			.family = id->family, .model = id->model,
+			.rules = rules, .family = id->family, .model = id->model,
 		};
-		struct probe p = { .vendor = "intel", .family = id->family,
-				   .model = id->model };
+		struct probe p;
 		unsigned int c = cpus[i];
 		const char *why = "";
 		char path[256];
@@ -857,6 +855,7 @@ static void intel_machine(const struct cpu_id *id, unsigned int *cpus,
 
 		if (only >= 0 && c != (unsigned int)only)
 			continue;
+		probe_init(&p, "intel", id->family, id->model);
 		rooted(path, sizeof(path), "/dev/cpu/%u/msr", c);
 		fd = open(path, O_RDONLY);
 		if (fd < 0 && errno == ENOENT)
@@ -880,7 +879,7 @@ static void intel_machine(const struct cpu_id *id, unsigned int *cpus,
 		err = intel_decode(&raw, have_fsb ? &fsb : NULL, &p, &why);
 		if (err)
 			snprintf(hw_why, sizeof(hw_why), "%s", why);
-		machine_finish(c, &p, err);
+		machine_finish(c, &p);
 	}
 }
 
@@ -923,13 +922,67 @@ static int machine(int only)
 	return exit_status();
 }
 
+/* ---- rule sets and overrides ------------------------------------------------ */
+
+static enum freq_ratio_rules parse_rules(const char *s)
+{
+	enum freq_ratio_rules r;
+
+	for (r = 0; r < FREQ_RATIO_RULES_NR; r++)
+		if (!strcmp(s, freq_ratio_rules_name(r)))
+			return r;
+	die(EXIT_BAD_INPUT, "--rules: '%s' is neither 6.1 nor 6.12", s);
+}
+
+/*
+ * The running kernel's rule set, as compat.h picks the module's: 6.12's
+ * from Linux 6.12 on, else 6.1's -- also when the release cannot be read
+ * (/proc/sys/kernel/osrelease, under FI_PROBE_ROOT for the tests).
+ */
+static enum freq_ratio_rules running_rules(void)
+{
+	char buf[256];
+	unsigned int major, minor;
+	FILE *f = fopen(rooted(buf, sizeof(buf), "/proc/sys/kernel/osrelease"), "r");
+	bool ok = f && fgets(buf, sizeof(buf), f) &&
+		  sscanf(buf, "%u.%u", &major, &minor) == 2;
+
+	if (f)
+		fclose(f);
+	if (ok && (major > 6 || (major == 6 && minor >= 12)))
+		return FREQ_RATIO_RULES_6_12;
+	return FREQ_RATIO_RULES_6_1;
+}
+
+/* --max-p-khz/--max-boost-khz by the module's own rules, or exit 2 */
+static void check_override(void)
+{
+	u32 p = override.max_p_khz, b = override.max_boost_khz;
+
+	switch (freq_inv_caps_check_override(p, b)) {
+	case FREQ_INV_OVERRIDE_OK:
+		override.given = true;
+		return;
+	case FREQ_INV_OVERRIDE_MAX_P_RANGE:
+		die(EXIT_BAD_INPUT, "--max-p-khz: must be above 0");
+	case FREQ_INV_OVERRIDE_BELOW:
+		die(EXIT_BAD_INPUT, "--max-boost-khz %u is below --max-p-khz %u", b, p);
+	case FREQ_INV_OVERRIDE_MAX_BOOST_RANGE:
+		die(EXIT_BAD_INPUT, "--max-boost-khz: must be above 0");
+	case FREQ_INV_OVERRIDE_RATIO:
+	default:
+		die(EXIT_BAD_INPUT, "--max-boost-khz %u is more than %u times --max-p-khz %u",
+		    b, FREQ_INV_MAX_BOOST_RATIO, p);
+	}
+}
+
 /* ---- command line ----------------------------------------------------------- */
 
 enum {
 	OPT_VENDOR = 256, OPT_FAMILY, OPT_MODEL, OPT_CPU,
 	OPT_HIGHEST, OPT_NOMINAL, OPT_LNL, OPT_LOWEST, OPT_NOM_MHZ, OPT_LOW_MHZ,
 	OPT_PI, OPT_TRL, OPT_TRL1, OPT_MISC, OPT_ACR, OPT_ACTR, OPT_BUS, OPT_FSB,
-	OPT_MAX_P, OPT_MAX_BOOST, OPT_CHECK, OPT_JSON, OPT_VERSION,
+	OPT_MAX_P, OPT_MAX_BOOST, OPT_CHECK, OPT_JSON, OPT_VERSION, OPT_RULES,
 };
 
 static const struct option opts[] = {
@@ -956,6 +1009,7 @@ static const struct option opts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "help", no_argument, NULL, 'h' },
 	{ }
 };
@@ -1055,11 +1109,14 @@ int main(int argc, char **argv)
 			fsb = parse_u64(name, optarg, UINT64_MAX);
 			break;
 		case OPT_MAX_P:
-			override_max_p_khz = parse_u64(name, optarg, OVERRIDE_MAX_KHZ);
+			override.max_p_khz = parse_u64(name, optarg, FREQ_INV_MAX_KHZ);
 			break;
 		case OPT_MAX_BOOST:
-			override_max_boost_khz = parse_u64(name, optarg,
-							   OVERRIDE_MAX_KHZ);
+			override.max_boost_khz = parse_u64(name, optarg,
+							   FREQ_INV_MAX_KHZ);
+			break;
+		case OPT_RULES:
+			rules = parse_rules(optarg);
 			break;
 		case OPT_CHECK:
 			check_mode = true;
@@ -1085,22 +1142,13 @@ int main(int argc, char **argv)
 	if (!SEEN(OPT_MAX_P) != !SEEN(OPT_MAX_BOOST))
 		die(EXIT_BAD_INPUT,
 		    "--max-p-khz and --max-boost-khz override together: give both or neither");
-	if (SEEN(OPT_MAX_P)) {
-		if (!override_max_p_khz)
-			die(EXIT_BAD_INPUT, "--max-p-khz: must be above 0");
-		if (override_max_boost_khz < override_max_p_khz)
-			die(EXIT_BAD_INPUT, "--max-boost-khz %u is below --max-p-khz %u",
-			    override_max_boost_khz, override_max_p_khz);
-		if (override_max_boost_khz / override_max_p_khz > OVERRIDE_MAX_BOOST_RATIO)
-			die(EXIT_BAD_INPUT,
-			    "--max-boost-khz %u is more than %u times --max-p-khz %u",
-			    override_max_boost_khz, OVERRIDE_MAX_BOOST_RATIO,
-			    override_max_p_khz);
-		have_override = true;
-	}
+	if (SEEN(OPT_MAX_P))
+		check_override();
+	if (!SEEN(OPT_RULES))
+		rules = running_rules();
 #define MACHINE_OPTS	((1ULL << (OPT_CPU - 256)) | (1ULL << (OPT_MAX_P - 256)) | \
 			 (1ULL << (OPT_MAX_BOOST - 256)) | (1ULL << (OPT_CHECK - 256)) | \
-			 (1ULL << (OPT_JSON - 256)))
+			 (1ULL << (OPT_JSON - 256)) | (1ULL << (OPT_RULES - 256)))
 	if (!vendor) {
 		if (seen & ~MACHINE_OPTS)
 			die(EXIT_BAD_INPUT, "raw values need --vendor amd|intel");
@@ -1122,6 +1170,7 @@ int main(int argc, char **argv)
 			die(EXIT_BAD_INPUT, "missing --nominal-perf");
 		if (!SEEN(OPT_NOM_MHZ))
 			die(EXIT_BAD_INPUT, "missing --nominal-freq-mhz");
+		amd.raw.rules = rules;
 		amd.raw.family = family;
 		amd.raw.model = model;
 		amd_from_args(&amd);
@@ -1142,6 +1191,7 @@ int main(int argc, char **argv)
 		}
 		if (SEEN(OPT_BUS) && SEEN(OPT_FSB))
 			die(EXIT_BAD_INPUT, "--bus-khz and --fsb-freq exclude each other");
+		intel.rules = rules;
 		intel.family = family;
 		intel.model = model;
 		intel_decode_print(&intel, SEEN(OPT_FSB) ? &fsb : NULL);

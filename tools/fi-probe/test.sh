@@ -1,14 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Host test of fi-probe, in KTAP.  For every CPU of shared/data/cpus.md and
-# every malformed input it runs fi-probe and compares each printed number
-# with an expectation this script computes itself, in shell arithmetic,
-# straight from Linux 6.1's rules (arch/x86/kernel/cpu/aperfmperf.c,
-# arch/x86/kernel/acpi/cppc.c, arch/x86/kernel/cpu/amd.c,
-# drivers/cpufreq/acpi-cpufreq.c).  It never asks the decoder what to
-# expect; where cpus.md publishes Linux's result, the script's own rule is
-# checked against it too, so a wrong rule here cannot hide a wrong decoder.
+# Host test of fi-probe, in KTAP.  For every CPU of the published-values
+# tables (Documentation/published-cpus-intel.csv and -amd.csv, described
+# in Documentation/published-cpus.rst), by both rule sets (--rules 6.1 and
+# 6.12), and for every malformed input it runs fi-probe and compares each
+# printed number with an expectation this script computes itself, in shell
+# arithmetic, straight from the kernels' rules (arch/x86/kernel/cpu/
+# aperfmperf.c, arch/x86/kernel/acpi/cppc.c, 6.1's arch/x86/kernel/cpu/
+# amd.c, drivers/cpufreq/acpi-cpufreq.c).  It never asks the decoder what
+# to expect; the tables' derived columns are checked against the script's
+# own rule too, so a wrong rule here cannot hide a wrong decoder.
 #
 # Usage: tools/fi-probe/test.sh [path/to/fi-probe]
 # Exit: 0 when every case passes, 1 otherwise.
@@ -16,6 +18,7 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
 probe=${1:-$here/fi-probe}
 if [ ! -x "$probe" ]; then
 	make -s -C "$here" fi-probe >&2 || { echo "Bail out! cannot build fi-probe"; exit 1; }
@@ -108,10 +111,12 @@ intel_rule() {
 	if [ "$e_turbo" -eq 0 ]; then e_turbo=$e_1c; e_path=core_1c; fi
 }
 
-# intel_case NAME PUBLISHED_RATIO|- BUS_KHZ -- fi-probe args
+# intel_case NAME RULES PUBLISHED_RATIO|- BUS_KHZ -- fi-probe args: the
+# Intel rules are the same in 6.1 and 6.12, so RULES changes nothing but
+# the rules= line fi-probe prints
 intel_case() {
-	name=$1 published=$2 bus=$3
-	shift 4
+	name="$1 [$2]" rules=$2 published=$3 bus=$4
+	shift 5
 	pi='' trl='' trl1='' misc='' acr='' actr='' model=''
 	a=
 	for arg in "$@"; do
@@ -150,18 +155,18 @@ intel_case() {
 	e_mid=$(( (e_maxp + e_boost) / 2 ))
 	e_ref=$(( e_maxp * e_ratio / 1024 ))
 
-	# The rule above must reproduce what cpus.md says Linux 6.1 computed
+	# The rule above must reproduce the data file's derived ratio
 	if [ "$published" != - ] && [ "$published" -ne "$e_ratio" ]; then
-		not_ok "$name" "test rule gives $e_ratio, cpus.md publishes $published"
+		not_ok "$name" "test rule gives $e_ratio, the data file says $published"
 		return
 	fi
-	"$probe" "$@" >"$tmp/out" 2>"$tmp/err"
+	"$probe" --rules "$rules" "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		not_ok "$name" "fi-probe exit $rc: $(cat "$tmp/err")"
 		return
 	fi
-	for kv in source=msr path=$e_path max_p_khz=$e_maxp \
+	for kv in rules=$rules source=msr path=$e_path max_p_khz=$e_maxp \
 		  max_boost_khz=$e_boost midpoint_khz=$e_mid \
 		  kernel_ratio=$e_ratio kernel_reference_khz=$e_ref \
 		  turbo_freq_ratio=$e_tratio turbo_disabled=$e_dis \
@@ -174,15 +179,27 @@ intel_case() {
 }
 
 # ---------------------------------------------------------------------------
-# Expectations: AMD (cppc.c amd_set_max_freq_ratio(), amd.c
-# amd_get_highest_perf(), acpi-cpufreq get_max_boost_ratio())
+# Expectations: AMD (cppc.c amd_set_max_freq_ratio(), acpi-cpufreq
+# get_max_boost_ratio(); the numerator from 6.1's amd.c
+# amd_get_highest_perf() or 6.12's cppc.c amd_get_boost_ratio_numerator())
 
-# 6.1's numerator: 166 on family 17h models 30h-3Fh, 70h-7Fh and family
-# 19h models 20h-2Fh, 40h-6Fh; 255 elsewhere
+# amd_numerator RULES FAMILY MODEL UNIFORM HIGHEST
 amd_numerator() {
-	f=$(($1)) m=$(($2))
-	if [ $f -eq 23 ] && { { [ $m -ge 48 ] && [ $m -le 63 ]; } ||
-			      { [ $m -ge 112 ] && [ $m -le 127 ]; }; }; then
+	f=$(($2)) m=$(($3))
+	if [ "$1" = 6.12 ]; then
+		# the CPPC value itself unless the CPUs rank themselves; then
+		# 196 on Zen 4 models 70h-7Fh (family 19h), else 166
+		if [ "$4" -eq 1 ]; then
+			echo "$5"
+		elif [ $f -eq 25 ] && [ $m -ge 112 ] && [ $m -le 127 ]; then
+			echo 196
+		else
+			echo 166
+		fi
+	# 6.1: 166 on family 17h models 30h-3Fh, 70h-7Fh and family 19h
+	# models 20h-2Fh, 40h-6Fh; 255 elsewhere
+	elif [ $f -eq 23 ] && { { [ $m -ge 48 ] && [ $m -le 63 ]; } ||
+				{ [ $m -ge 112 ] && [ $m -le 127 ]; }; }; then
 		echo 166
 	elif [ $f -eq 25 ] && { { [ $m -ge 32 ] && [ $m -le 47 ]; } ||
 				{ [ $m -ge 64 ] && [ $m -le 111 ]; }; }; then
@@ -192,10 +209,10 @@ amd_numerator() {
 	fi
 }
 
-# amd_case NAME PUBLISHED_RATIO|- PUBLISHED_MAX_FREQ|- -- fi-probe args
+# amd_case NAME RULES PUBLISHED_RATIO|- PUBLISHED_MAX_FREQ|- -- fi-probe args
 amd_case() {
-	name=$1 published=$2 pubfreq=$3
-	shift 4
+	name="$1 [$2]" rules=$2 published=$3 pubfreq=$4
+	shift 5
 	fam='' model='' hp='' nom='' mhz=''
 	a=
 	for arg in "$@"; do
@@ -208,7 +225,6 @@ amd_case() {
 		esac
 		a=$arg
 	done
-	num=$(amd_numerator "$fam" "$model")
 	# uniform when every listed value equals the first
 	first=${hp%%,*}
 	uniform=1
@@ -217,6 +233,7 @@ amd_case() {
 		[ "$h" -ne "$first" ] && uniform=0
 		[ "$h" -gt "$best" ] && best=$h
 	done
+	num=$(amd_numerator "$rules" "$fam" "$model" $uniform "$first")
 	e_maxp=$(( mhz * 1000 ))
 	e_kboost=$(( num * 1024 / nom ))		# acpi-cpufreq max_boost_ratio
 	e_kmax=$(( e_maxp * e_kboost >> 10 ))		# its cpuinfo.max_freq
@@ -233,21 +250,21 @@ amd_case() {
 	e_cppc=$(( e_maxp * (best * 1024 / nom) >> 10 ))
 
 	if [ "$published" != - ] && [ "$published" -ne "$e_ratio" ]; then
-		not_ok "$name" "test rule gives $e_ratio, cpus.md publishes $published"
+		not_ok "$name" "test rule gives $e_ratio, the data file says $published"
 		return
 	fi
 	if [ "$pubfreq" != - ] && [ "$pubfreq" -ne "$e_kmax" ]; then
-		not_ok "$name" "test rule gives max_freq $e_kmax, cpus.md publishes $pubfreq"
+		not_ok "$name" "test rule gives max_freq $e_kmax, the data file says $pubfreq"
 		return
 	fi
-	"$probe" "$@" >"$tmp/out" 2>"$tmp/err"
+	"$probe" --rules "$rules" "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		not_ok "$name" "fi-probe exit $rc: $(cat "$tmp/err")"
 		return
 	fi
 	msg=
-	for kv in source=cppc max_p_khz=$e_maxp max_boost_khz=$e_boost \
+	for kv in rules=$rules source=cppc max_p_khz=$e_maxp max_boost_khz=$e_boost \
 		  midpoint_khz=$e_mid kernel_ratio=$e_ratio \
 		  kernel_reference_khz=$e_ref max_boost_rule=$e_rule \
 		  kernel_highest_perf=$num kernel_boost_ratio=$e_kboost \
@@ -277,149 +294,148 @@ bad_case() {
 }
 
 # ---------------------------------------------------------------------------
-# Intel parts of cpus.md (values and sources there; ratio published by it)
+# The published CPUs: every row of the data files, by both rule sets
+
+data=$top/Documentation
+# csv_rows FILE: the rows after the header, fields joined by '|' (the
+# files quote fields with commas in them; no field has a '|')
+csv_rows() {
+	python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+for r in rows[1:]:
+    print("|".join(r))' "$1"
+}
+
+# opt NAME VALUE: "--NAME VALUE" when VALUE is not empty
+opt() { [ -z "$2" ] || printf -- '--%s %s ' "$1" "$2"; }
 
 I=intel
-# InstLatx64 GenuineIntel00206A7_SandyBridge2_CPUID.txt
-intel_case "i7-2600K 06_2a core 4C" 1054 100000 -- --vendor $I --family 6 \
-	--model 0x2a --platform-info 0x100070012200 --turbo-ratio-limit 0x23242526
-# LKML 2020-04-22, turbostat by Dave Kleikamp; Westmere bus 133.33 MHz
-intel_case "T410 Westmere 06_25 2 cores 1C fallback, 133 MHz bus" 1251 133333 \
-	-- --vendor $I --family 6 --model 0x25 --platform-info 0x90020011200 \
-	--turbo-ratio-limit 0x00001416
-# InstLatx64 GenuineIntel00306F2_HaswellEP2_CPUID.txt, turbo enabled
-intel_case "E5-2660 v3 06_3f core 4C" 1181 100000 -- --vendor $I --family 6 \
-	--model 0x3f --platform-info 0x80c33fb811a00 \
-	--turbo-ratio-limit 0x1d1d1d1d1e1f2121 --turbo-ratio-limit1 0x1d1d1d1d1d1d1d1d
-# same dump, with its MSR_IA32_MISC_ENABLE bit 38 (turbo disable) set
-intel_case "E5-2660 v3 06_3f turbo disabled -> 1024" 1024 100000 -- --vendor $I \
-	--family 6 --model 0x3f --platform-info 0x80c33fb811a00 \
-	--turbo-ratio-limit 0x1d1d1d1d1e1f2121 --misc-enable 0x4000000000
-# InstLatx64 GenuineIntel0050654_SkylakeXeon_CPUID6.txt
-intel_case "Platinum 8180 06_55 SKX group rule" 1474 100000 -- --vendor $I \
-	--family 6 --model 0x55 --platform-info 0x70a2cbb811900 \
-	--turbo-ratio-limit 0x2021232323232426 --turbo-ratio-limit1 0x1c1814100c080402
-# InstLatx64 GenuineIntel0050671_KnightsLanding_CPUID.txt
-intel_case "Xeon Phi 7210 06_57 KNL delta rule" 1102 100000 -- --vendor $I \
-	--family 6 --model 0x57 --platform-info 0x80a2bf1800d00 \
-	--turbo-ratio-limit 0x2c021e3e0f04
-# InstLatx64 GenuineIntel0030673_Silvermont3_CPUID.txt; MSR_FSB_FREQ not in
-# the dump: J1900 base 2.0 GHz at ratio 24 means 83.3 MHz (index 0)
-intel_case "Celeron J1900 06_37 Silvermont, turbo disabled" 1024 83300 -- \
-	--vendor $I --family 6 --model 0x37 --platform-info 0x100000001800 \
-	--atom-core-ratios 0x181002 --atom-core-turbo-ratios 0x1D1D1D1D \
-	--misc-enable 0x4000850089 --fsb-freq 0
-intel_case "Celeron J1900 06_37 Silvermont, turbo enabled" 1237 83300 -- \
-	--vendor $I --family 6 --model 0x37 --platform-info 0x100000001800 \
-	--atom-core-ratios 0x181002 --atom-core-turbo-ratios 0x1D1D1D1D \
-	--misc-enable 0x0000850089 --fsb-freq 0
-# InstLatx64 GenuineIntel00906A4_AlderLakeP_00_CPUID.txt
-intel_case "i3-1220P 06_9a hybrid core 4C" 3891 100000 -- --vendor $I \
-	--family 6 --model 0x9a --platform-info 0x4043df9810a00 \
-	--turbo-ratio-limit 0x262626262626262c
-# Seed machine Xeon E5-2687W v3: only 3.1 GHz base / 3.5 GHz turbo are
-# published; MSRs synthesised from them (ratio 31, 1C 35, other bytes 0)
-intel_case "seed E5-2687W v3 3.1/3.5 GHz (synthetic MSRs)" - 100000 -- \
-	--vendor $I --family 6 --model 0x3f --platform-info 0x1f00 \
-	--turbo-ratio-limit 0x23
-# Synthetic path coverage: Goldmont group rule (first group >= 1 core,
-# group 0 empty); Skylake-X with no group of 4 falls through to core 4C
-intel_case "Goldmont 06_5c group rule, empty group 0 (synthetic)" - 100000 -- \
-	--vendor $I --family 6 --model 0x5c --platform-info 0x1000 \
-	--turbo-ratio-limit 0x181a00 --turbo-ratio-limit1 0x040200
-intel_case "Skylake-X 06_55 no group of 4 -> core 4C (synthetic)" - 100000 -- \
-	--vendor $I --family 6 --model 0x55 --platform-info 0x1900 \
-	--turbo-ratio-limit 0x20212426 --turbo-ratio-limit1 0x0302010100
-intel_case "Airmont 06_4c FSB index 5 = 93.3 MHz (synthetic)" - 93300 -- \
-	--vendor $I --family 6 --model 0x4c --atom-core-ratios 0x100000 \
-	--atom-core-turbo-ratios 0x18 --fsb-freq 5
-
-# 6.1 tries the Atom MSRs first on any model (they exist or fault)
-intel_case "Atom MSRs readable on 06_2a: Silvermont rule first (synthetic)" \
-	- 100000 -- --vendor $I --family 6 --model 0x2a --platform-info 0x2200 \
-	--turbo-ratio-limit 0x23242526 --atom-core-ratios 0x100000 \
-	--atom-core-turbo-ratios 0x18
-intel_case "KNM 06_85 two deltas: only the first counts (synthetic)" - 100000 \
-	-- --vendor $I --family 6 --model 0x85 --platform-info 0xd00 \
-	--turbo-ratio-limit 0x6020100f04
-intel_case "Skylake-X 06_55 group 0 has 4 cores (synthetic)" - 100000 -- \
-	--vendor $I --family 6 --model 0x55 --platform-info 0x1900 \
-	--turbo-ratio-limit 0x2224 --turbo-ratio-limit1 0x0804
-intel_case "turbo == base: ratio exactly 1024 (synthetic)" - 100000 -- \
-	--vendor $I --family 6 --model 0x2a --platform-info 0x2200 \
-	--turbo-ratio-limit 0x22222222
-
-# ---------------------------------------------------------------------------
-# AMD parts of cpus.md
+csv_rows "$data/published-cpus-intel.csv" >"$tmp/intel.rows" ||
+	echo "Bail out! cannot read $data/published-cpus-intel.csv"
+while IFS='|' read -r cpu fam model pi trl trl1 misc acr actr fsb bus path r61 r612 src; do
+	for rules in 6.1 6.12; do
+		[ $rules = 6.1 ] && pub=$r61 || pub=$r612
+		# shellcheck disable=SC2046
+		intel_case "$cpu" $rules "$pub" "$bus" -- --vendor $I --family "$fam" \
+			--model "$model" $(opt platform-info "$pi") \
+			$(opt turbo-ratio-limit "$trl") $(opt turbo-ratio-limit1 "$trl1") \
+			$(opt misc-enable "$misc") $(opt atom-core-ratios "$acr") \
+			$(opt atom-core-turbo-ratios "$actr") $(opt fsb-freq "$fsb")
+		grep -q "^path=$path\$" "$tmp/out" 2>/dev/null ||
+			not_ok "$cpu [$rules]: path" "the data file says $path: $(grep '^path=' "$tmp/out")"
+	done
+	# The KUnit suite must carry the row too (its comments cite the file)
+	if grep -qi -- "$pi" "$top/kunit/intel_ratio_kunit.c"; then
+		ok "$cpu: in kunit/intel_ratio_kunit.c"
+	else
+		not_ok "$cpu: in kunit/intel_ratio_kunit.c" "no row with MSR_PLATFORM_INFO $pi"
+	fi
+done <"$tmp/intel.rows"
 
 A=amd
-# linux-pm, "cpufreq/amd-pstate: Fix the scaling_max_freq setting on shared
-# memory CPPC systems", 2024-09: all cores 255/152/115/31, 2000/400 MHz
-amd_case "EPYC 7702 17h/31h uniform 255: max_boost from CPPC" 1071 2183593 -- \
-	--vendor $A --family 0x17 --model 0x31 --highest-perf 255,255,255,255 \
-	--nominal-perf 152 --lowest-nonlinear-perf 115 --lowest-perf 31 \
-	--nominal-freq-mhz 2000 --lowest-freq-mhz 400
-# github.com/nokyan/resources/issues/314: per-core ranking up to 232 (the
-# other values are illustrative lower ranks), 145/42/16, 3800/400 MHz
-amd_case "Ryzen 7 7840HS 19h/74h ranking: kernel numerator 255" - 6679687 -- \
-	--vendor $A --family 0x19 --model 0x74 \
-	--highest-perf 232,232,227,222,217,212,207,202 --nominal-perf 145 \
-	--lowest-nonlinear-perf 42 --lowest-perf 16 --nominal-freq-mhz 3800 \
-	--lowest-freq-mhz 400
-# Same EPYC 7702 values if cores ranked: 6.1's 166 gives max_freq 2183593
-amd_case "EPYC 7702 17h/31h if ranked: kernel numerator 166" 1071 2183593 -- \
+csv_rows "$data/published-cpus-amd.csv" >"$tmp/amd.rows" ||
+	echo "Bail out! cannot read $data/published-cpus-amd.csv"
+while IFS='|' read -r cpu fam model hp nom lnl low mhz lmhz n61 f61 r61 n612 f612 r612 src; do
+	for rules in 6.1 6.12; do
+		if [ $rules = 6.1 ]; then num=$n61 pub=$r61 pubf=$f61; else num=$n612 pub=$r612 pubf=$f612; fi
+		# shellcheck disable=SC2046
+		amd_case "$cpu" $rules "$pub" "$pubf" -- --vendor $A --family "$fam" \
+			--model "$model" --highest-perf "$(echo "$hp" | tr ' ' ,)" \
+			--nominal-perf "$nom" $(opt lowest-nonlinear-perf "$lnl") \
+			$(opt lowest-perf "$low") --nominal-freq-mhz "$mhz" \
+			$(opt lowest-freq-mhz "$lmhz")
+		grep -q "^kernel_highest_perf=$num\$" "$tmp/out" 2>/dev/null ||
+			not_ok "$cpu [$rules]: numerator" "the data file says $num: $(grep '^kernel_highest_perf=' "$tmp/out")"
+	done
+	if grep -q "\.nominal = $nom, .*nom_mhz = $mhz\|\.nominal = $nom,.*\.nom_mhz = $mhz" "$top/kunit/amd_cppc_ratio_kunit.c" ||
+	   grep -A1 "\.nominal = $nom" "$top/kunit/amd_cppc_ratio_kunit.c" | grep -q "nom_mhz = $mhz"; then
+		ok "$cpu: in kunit/amd_cppc_ratio_kunit.c"
+	else
+		not_ok "$cpu: in kunit/amd_cppc_ratio_kunit.c" "no case with nominal_perf $nom at $mhz MHz"
+	fi
+done <"$tmp/amd.rows"
+
+# ---------------------------------------------------------------------------
+# Synthetic Intel rows: every path and fallback, by both rule sets
+
+for rules in 6.1 6.12; do
+# The Xeon E5-2687W v3 (Phoronix's Linux 4.4 governor tests): only 3.1 GHz
+# base / 3.5 GHz turbo are published; MSRs made from them (ratio 31, 1C 35)
+intel_case "E5-2687W v3 3.1/3.5 GHz (synthetic MSRs)" $rules - 100000 -- \
+	--vendor $I --family 6 --model 0x3f --platform-info 0x1f00 \
+	--turbo-ratio-limit 0x23
+# Goldmont group rule (first group >= 1 core, group 0 empty); Skylake-X
+# with no group of 4 falls through to core 4C
+intel_case "Goldmont 06_5c group rule, empty group 0 (synthetic)" $rules - 100000 -- \
+	--vendor $I --family 6 --model 0x5c --platform-info 0x1000 \
+	--turbo-ratio-limit 0x181a00 --turbo-ratio-limit1 0x040200
+intel_case "Skylake-X 06_55 no group of 4 -> core 4C (synthetic)" $rules - 100000 -- \
+	--vendor $I --family 6 --model 0x55 --platform-info 0x1900 \
+	--turbo-ratio-limit 0x20212426 --turbo-ratio-limit1 0x0302010100
+intel_case "Airmont 06_4c FSB index 5 = 93.3 MHz (synthetic)" $rules - 93300 -- \
+	--vendor $I --family 6 --model 0x4c --atom-core-ratios 0x100000 \
+	--atom-core-turbo-ratios 0x18 --fsb-freq 5
+# Linux tries the Atom MSRs first on any model (they exist or fault)
+intel_case "Atom MSRs readable on 06_2a: Silvermont rule first (synthetic)" \
+	$rules - 100000 -- --vendor $I --family 6 --model 0x2a --platform-info 0x2200 \
+	--turbo-ratio-limit 0x23242526 --atom-core-ratios 0x100000 \
+	--atom-core-turbo-ratios 0x18
+intel_case "KNM 06_85 two deltas: only the first counts (synthetic)" $rules - 100000 \
+	-- --vendor $I --family 6 --model 0x85 --platform-info 0xd00 \
+	--turbo-ratio-limit 0x6020100f04
+intel_case "Skylake-X 06_55 group 0 has 4 cores (synthetic)" $rules - 100000 -- \
+	--vendor $I --family 6 --model 0x55 --platform-info 0x1900 \
+	--turbo-ratio-limit 0x2224 --turbo-ratio-limit1 0x0804
+intel_case "turbo == base: ratio exactly 1024 (synthetic)" $rules - 100000 -- \
+	--vendor $I --family 6 --model 0x2a --platform-info 0x2200 \
+	--turbo-ratio-limit 0x22222222
+done
+
+# ---------------------------------------------------------------------------
+# Synthetic AMD rows, by both rule sets: the edges of 6.1's 166 table and
+# of 6.12's 196 range, on CPUs that rank themselves (7702-like values, so
+# every numerator is above nominal_perf)
+
+amd_edge() { # NAME FAMILY MODEL
+	for rules in 6.1 6.12; do
+		amd_case "$1" $rules - - -- --vendor $A --family "$2" --model "$3" \
+			--highest-perf 200,190 --nominal-perf 152 --nominal-freq-mhz 2000
+	done
+}
+amd_edge "17h/2fh just below Rome range" 0x17 0x2f
+amd_edge "17h/30h first of 30h-3Fh" 0x17 0x30
+amd_edge "17h/3fh last of 30h-3Fh" 0x17 0x3f
+amd_edge "17h/40h after 30h-3Fh" 0x17 0x40
+amd_edge "17h/70h first of 70h-7Fh" 0x17 0x70
+amd_edge "17h/7fh last Matisse model" 0x17 0x7f
+amd_edge "17h/80h after 70h-7Fh" 0x17 0x80
+amd_edge "18h/31h Hygon: Rome's model, other family" 0x18 0x31
+amd_edge "18h/74h Hygon: Phoenix's model, other family" 0x18 0x74
+amd_edge "19h/20h first of 20h-2Fh" 0x19 0x20
+amd_edge "19h/2fh last of 20h-2Fh" 0x19 0x2f
+amd_edge "19h/30h after 20h-2Fh" 0x19 0x30
+amd_edge "19h/40h first of 40h-6Fh" 0x19 0x40
+amd_edge "19h/6fh last of 40h-6Fh" 0x19 0x6f
+amd_edge "19h/70h first of Zen 4 70h-7Fh" 0x19 0x70
+amd_edge "19h/7fh last of Zen 4 70h-7Fh" 0x19 0x7f
+amd_edge "19h/80h after 70h-7Fh" 0x19 0x80
+amd_edge "1ah/74h Zen 5, Phoenix's model number" 0x1a 0x74
+
+for rules in 6.1 6.12; do
+# Same EPYC 7702 values if cores ranked
+amd_case "EPYC 7702 17h/31h if ranked" $rules - - -- \
 	--vendor $A --family 0x17 --model 0x31 --highest-perf 255,250 \
 	--nominal-perf 152 --nominal-freq-mhz 2000
-# Model edges of the 166 table (synthetic values, 7702-like)
-amd_case "17h/2fh just below Rome range -> 255" - - -- --vendor $A \
-	--family 0x17 --model 0x2f --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "17h/30h first of 30h-3Fh -> 166" - - -- --vendor $A \
-	--family 0x17 --model 0x30 --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "17h/40h after 30h-3Fh -> 255" - - -- --vendor $A \
-	--family 0x17 --model 0x40 --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "17h/70h first of 70h-7Fh -> 166" - - -- --vendor $A \
-	--family 0x17 --model 0x70 --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "17h/80h after 70h-7Fh -> 255" - - -- --vendor $A \
-	--family 0x17 --model 0x80 --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "19h/20h first of 20h-2Fh -> 166" - - -- --vendor $A \
-	--family 0x19 --model 0x20 --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "19h/2fh last of 20h-2Fh -> 166" - - -- --vendor $A \
-	--family 0x19 --model 0x2f --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "19h/30h after 20h-2Fh -> 255" - - -- --vendor $A \
-	--family 0x19 --model 0x30 --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "19h/40h first of 40h-6Fh -> 166" - - -- --vendor $A \
-	--family 0x19 --model 0x40 --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "18h/31h Hygon: Rome's model, other family -> 255" - - -- \
-	--vendor $A --family 0x18 --model 0x31 --highest-perf 200 \
-	--nominal-perf 152 --nominal-freq-mhz 2000
-amd_case "17h/7fh last Matisse model -> 166" - - -- --vendor $A \
-	--family 0x17 --model 0x7f --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "19h/6fh last of 40h-6Fh -> 166" - - -- --vendor $A \
-	--family 0x19 --model 0x6f --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "19h/70h after 40h-6Fh -> 255" - - -- --vendor $A \
-	--family 0x19 --model 0x70 --highest-perf 200 --nominal-perf 152 \
-	--nominal-freq-mhz 2000
-amd_case "19h/21h Vermeer -> 166" - - -- --vendor $A \
+amd_case "19h/21h Vermeer, uniform 166" $rules - - -- --vendor $A \
 	--family 0x19 --model 0x21 --highest-perf 166 --nominal-perf 120 \
 	--nominal-freq-mhz 3700
-amd_case "1ah/02h Turin-class -> 255" - - -- --vendor $A \
+amd_case "1ah/02h Turin-class, uniform 196" $rules - - -- --vendor $A \
 	--family 0x1a --model 0x02 --highest-perf 196 --nominal-perf 120 \
 	--nominal-freq-mhz 2400
-
-amd_case "highest == nominal: no boost (synthetic)" - - -- --vendor $A \
+amd_case "highest == nominal: no boost (synthetic)" $rules - - -- --vendor $A \
 	--family 0x17 --model 0x01 --highest-perf 120,120 --nominal-perf 120 \
 	--nominal-freq-mhz 3000
+done
 
 # ---------------------------------------------------------------------------
 # Malformed and missing values: exit 2 with one line saying which
@@ -436,9 +452,16 @@ bad_case "amd nominal_freq 0" "nominal_freq missing.*ENODATA" -- --vendor $A --f
 bad_case "amd highest < nominal" "highest_perf below nominal.*EINVAL" -- --vendor $A \
 	--family 0x17 --model 0x31 --highest-perf 150 --nominal-perf 152 \
 	--nominal-freq-mhz 2000
-bad_case "amd 166 rule below nominal: ratio below 1024" "below 1024.*EINVAL" -- \
-	--vendor $A --family 0x17 --model 0x31 --highest-perf 255 \
+bad_case "amd 6.1's 166 below nominal: ratio below 1024" "below 1024.*EINVAL" -- \
+	--rules 6.1 --vendor $A --family 0x17 --model 0x31 --highest-perf 255 \
 	--nominal-perf 170 --nominal-freq-mhz 2000
+bad_case "amd 6.12's 196 below nominal (ranked): ratio below 1024" \
+	"below 1024.*EINVAL" -- --rules 6.12 --vendor $A --family 0x19 \
+	--model 0x74 --highest-perf 232,227 --nominal-perf 200 \
+	--nominal-freq-mhz 3000
+bad_case "--rules: an unknown rule set" "rules.*6.5" -- --rules 6.5 \
+	--vendor $A --family 0x17 --model 0x31 --highest-perf 255 \
+	--nominal-perf 152 --nominal-freq-mhz 2000
 bad_case "amd lowest_perf above lowest_nonlinear" "lowest.*EINVAL" -- --vendor $A \
 	--family 0x17 --model 0x31 --highest-perf 255 --nominal-perf 152 \
 	--lowest-nonlinear-perf 31 --lowest-perf 115 --nominal-freq-mhz 2000
@@ -467,7 +490,7 @@ bad_case "intel turbo below base: ratio below 1024" "below 1024.*EINVAL" -- \
 	--turbo-ratio-limit 0x20202020
 bad_case "intel KNL with no deltas" "KNL.*EINVAL" -- --vendor $I --family 6 \
 	--model 0x57 --platform-info 0xd00 --turbo-ratio-limit 0x0f04
-bad_case "intel KNL delta only in byte 7 (6.1 leaves it unset)" "KNL.*EINVAL" -- \
+bad_case "intel KNL delta only in byte 7 (Linux leaves it unset)" "KNL.*EINVAL" -- \
 	--vendor $I --family 6 --model 0x57 --platform-info 0xd00 \
 	--turbo-ratio-limit 0x2000000000000f04
 bad_case "intel KNL delta down to 0" "KNL.*EINVAL" -- --vendor $I --family 6 \
@@ -484,7 +507,7 @@ bad_case "intel missing --turbo-ratio-limit" "turbo-ratio-limit" -- \
 bad_case "intel Atom ratios without turbo ratios" "atom-core" -- \
 	--vendor $I --family 6 --model 0x37 --atom-core-ratios 0x181002
 # A Silvermont without MSR_FSB_FREQ: no bus clock, so no kHz, but the
-# ratios and Linux 6.1's invariance ratio are defined (29 * 1024 / 24)
+# ratios and the kernel's invariance ratio are defined (29 * 1024 / 24)
 "$probe" --vendor $I --family 6 --model 0x37 --atom-core-ratios 0x181002 \
 	--atom-core-turbo-ratios 0x1d >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -503,6 +526,27 @@ bad_case "intel family 15" "family.*EOPNOTSUPP" -- --vendor $I --family 15 --mod
 	--platform-info 0x2200 --turbo-ratio-limit 0x23242526
 bad_case "intel malformed hex" "platform-info" -- --vendor $I --family 6 \
 	--model 0x2a --platform-info 0xzz --turbo-ratio-limit 0x23242526
+# Firmware frequencies the module would not believe (max_boost far above
+# 10 GHz) leave nothing without an override
+bad_case "amd 1275 GHz max_boost: the module ignores it" "out of range.*ERANGE" -- \
+	--rules 6.1 --vendor $A --family 0x1a --model 0x02 --highest-perf 255 \
+	--nominal-perf 1 --nominal-freq-mhz 5000
+# Raw values and overrides: the given kHz (odd, so the midpoint's half
+# counts), the hardware's own ratio (EPYC 7702, 6.1: 1071)
+"$probe" --rules 6.1 --vendor $A --family 0x17 --model 0x31 --highest-perf 255 \
+	--nominal-perf 152 --nominal-freq-mhz 2000 --max-p-khz 2250001 \
+	--max-boost-khz 3400001 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+msg=
+for kv in source=override max_p_khz=2250001 max_boost_khz=3400001 \
+	  midpoint_khz=2825001 kernel_ratio=$(( (166 * 1024 / 152 + 1024) >> 1 )); do
+	[ "$(val "${kv%%=*}")" = "${kv#*=}" ] || msg="$msg${kv%%=*}: '$(val "${kv%%=*}")', expected ${kv#*=}; "
+done
+if [ $rc -eq 0 ] && [ -z "$msg" ]; then
+	ok "raw values overridden: the given kHz, the hardware's ratio"
+else
+	not_ok "raw values overridden: the given kHz, the hardware's ratio" "exit $rc: $msg$(cat "$tmp/err")"
+fi
 bad_case "unknown vendor" "vendor" -- --vendor via --family 6 --model 0x0f
 bad_case "raw values without --vendor" "vendor" -- --family 6 --model 0x2a
 bad_case "mixed vendor options" "vendor" -- --vendor amd --family 0x17 \
@@ -578,30 +622,56 @@ machine_bad() {
 	fi
 }
 
-# EPYC 7702 values on two CPUs (linux-pm 2024-09 thread, as above)
+# fake_release DIR RELEASE: the running kernel fi-probe's default --rules
+# follows (/proc/sys/kernel/osrelease)
+fake_release() {
+	mkdir -p "$1/proc/sys/kernel"
+	echo "$2" >"$1/proc/sys/kernel/osrelease"
+}
+
+# EPYC 7702 values on two CPUs (the data file's row), on a 6.1 kernel and
+# on a 6.12 one: the default rule set is the running kernel's
 m=$tmp/m-7702
 fake_cpuinfo "$m" AuthenticAMD 0x17 0x31 2
 fake_cppc "$m" 0 255 152 2000
 fake_cppc "$m" 1 255 152 2000
 mp=2000000
-kb=$(( 166 * 1024 / 152 ))
-kr=$(( (kb + 1024) >> 1 ))
 bo=$(( mp * (255 * 1024 / 152) >> 10 ))
-machine_case "machine: EPYC 7702 acpi_cppc, uniform" "$m" 2 source=cppc \
-	max_p_khz=$mp max_boost_khz=$bo midpoint_khz=$(( (mp + bo) / 2 )) \
-	kernel_ratio=$kr kernel_reference_khz=$(( mp * kr >> 10 )) \
-	max_boost_rule=cppc_highest
+fake_release "$m" 6.1.0-57-amd64
+kr=$(( (166 * 1024 / 152 + 1024) >> 1 ))
+machine_case "machine: EPYC 7702 acpi_cppc, uniform, Linux 6.1: 166" "$m" 2 \
+	rules=6.1 source=cppc max_p_khz=$mp max_boost_khz=$bo \
+	midpoint_khz=$(( (mp + bo) / 2 )) kernel_ratio=$kr \
+	kernel_reference_khz=$(( mp * kr >> 10 )) max_boost_rule=cppc_highest
+fake_release "$m" 6.12.117+deb12-amd64
+kr=$(( (255 * 1024 / 152 + 1024) >> 1 ))
+machine_case "machine: EPYC 7702 acpi_cppc, uniform, Linux 6.12: its own 255" "$m" 2 \
+	rules=6.12 source=cppc max_p_khz=$mp max_boost_khz=$bo kernel_ratio=$kr \
+	kernel_reference_khz=$(( mp * kr >> 10 )) max_boost_rule=cppc_highest
 
-# 7840HS-like ranking across CPUs (nokyan/resources#314 values)
+# 7840HS-like ranking across CPUs (the data file's row); no osrelease:
+# the default is 6.1's rules, then 6.12's 196 asked for
 m=$tmp/m-7840
 fake_cpuinfo "$m" AuthenticAMD 0x19 0x74 2
 fake_cppc "$m" 0 232 145 3800
 fake_cppc "$m" 1 227 145 3800
 mp=3800000
 kb=$(( 255 * 1024 / 145 ))
-machine_case "machine: Ryzen 7840HS acpi_cppc, ranked" "$m" 2 \
-	max_boost_rule=kernel_numerator max_boost_khz=$(( mp * kb >> 10 )) \
+machine_case "machine: Ryzen 7840HS acpi_cppc, ranked, release unknown: 6.1's 255" "$m" 2 \
+	rules=6.1 max_boost_rule=kernel_numerator max_boost_khz=$(( mp * kb >> 10 )) \
 	kernel_ratio=$(( (kb + 1024) >> 1 ))
+fake_release "$m" 7.0.1
+kb=$(( 196 * 1024 / 145 ))
+machine_case "machine: Ryzen 7840HS acpi_cppc, ranked, Linux 7.0: 6.12's 196" "$m" 2 \
+	rules=6.12 max_boost_rule=kernel_numerator max_boost_khz=$(( mp * kb >> 10 )) \
+	kernel_ratio=$(( (kb + 1024) >> 1 ))
+FI_PROBE_ROOT=$m "$probe" --rules 6.1 >"$tmp/out" 2>"$tmp/err"
+if [ "$(val rules)" = 6.1 ] && [ "$(val kernel_highest_perf)" = 255 ]; then
+	ok "machine: --rules 6.1 overrides a 6.12 kernel's default"
+else
+	not_ok "machine: --rules 6.1 overrides a 6.12 kernel's default" \
+		"rules $(val rules), numerator $(val kernel_highest_perf): $(cat "$tmp/err")"
+fi
 
 m=$tmp/m-nocppc
 fake_cpuinfo "$m" AuthenticAMD 0x17 0x31 1
@@ -626,8 +696,8 @@ machine_case "machine: EPYC 7742 without _CPC falls back on cpufreq" "$m" 2 \
 	source=cpufreq max_p_khz=2250000 max_boost_khz=2250000 kernel_ratio=1024 \
 	hardware_error=ENOENT
 
-# ... with the module's overrides: AMD's 6.1 rule on the given kHz,
-# ((3400000 * 1024 / 2250000) + 1024) >> 1
+# ... with the module's overrides: AMD's rule on the given kHz (the same
+# in 6.1 and 6.12), ((3400000 * 1024 / 2250000) + 1024) >> 1
 r=$(( (3400000 * 1024 / 2250000 + 1024) >> 1 ))
 FI_PROBE_ROOT=$m "$probe" --max-p-khz 2250000 --max-boost-khz 3400000 >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -639,8 +709,9 @@ else
 	not_ok "machine: overrides as the module's" "exit $rc: $(cat "$tmp/err") kernel_ratio $(val kernel_ratio)"
 fi
 
-# Intel: a boost entry in the table (the seed's E5-2687W v3 under
-# acpi-cpufreq), boost switched off: max_boost as the module reports it
+# Intel: a boost entry in the table (the E5-2687W v3 of Phoronix's Linux
+# 4.4 governor tests, under acpi-cpufreq), boost switched off: max_boost
+# as the module reports it
 m=$tmp/m-2687
 fake_cpuinfo "$m" GenuineIntel 6 0x3f 1
 fake_cpufreq "$m" 0 "3100000 2000000 1200000" "3500000" 3500000

@@ -31,7 +31,7 @@ ktap_dmesg_mark
 
 resync() {
 	[ -w $FAIL ] || { echo "SKIP vcpufreq has no fail_khz knob"; return 0; }
-	wait_cur 1 lt $TOP 5000 || { echo "SKIP cpu1 does not leave $TOP while idle"; return 0; }
+	wait_cur lt $TOP 5000 1 || { echo "SKIP cpu1 does not leave $TOP while idle"; return 0; }
 	echo $TOP > $FAIL
 	reset_record
 	spin_start 1
@@ -48,7 +48,7 @@ resync() {
 		return 0
 	fi
 	t=$(now_ns)
-	wait_cur 1 ge $TOP 1000
+	wait_cur ge $TOP 1000 1
 	up=$?
 	spin_stop
 	[ $up = 0 ] && return 0
