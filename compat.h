@@ -69,6 +69,23 @@
 #endif
 
 /*
+ * 6.13 added hrtimer_setup(), which takes the timer's callback with its
+ * clock and mode, and 6.15 removed hrtimer_init().  Before 6.13 it is
+ * hrtimer_init() and an assignment of the callback.  Used by the
+ * test-only vcpufreq.ko (selftests/vcpufreq_emu.c).
+ */
+#include <linux/hrtimer.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*function)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+}
+#endif
+
+/*
  * Whose frequency-invariance rules reference=kernel reproduces: the
  * running kernel's (enum freq_ratio_rules, freq_ratio.h).  Linux 6.12
  * replaced AMD's numerator, 6.1's amd_get_highest_perf() model list, with
@@ -91,10 +108,8 @@
  * cppc_get_perf_caps() and struct cppc_perf_caps, get_cpu_idle_time_us(),
  * TRACE_EVENT with __field/__entry only (6.10 changed __assign_str(), which
  * sugov_inv_trace.h does not use).  Not used by the two modules, so not
- * mapped: hrtimer_init() (hrtimer_setup() from 6.13, the old one removed
- * in 6.15; only the test-only selftests/vcpufreq.c calls it), del_timer()
- * (timer_delete() from 6.2, the old name removed in 6.15), from_timer()
- * (timer_container_of() in 6.16).
+ * mapped: del_timer() (timer_delete() from 6.2, the old name removed in
+ * 6.15), from_timer() (timer_container_of() in 6.16).
  */
 
 /*

@@ -19,7 +19,8 @@ NCPU=$(nproc)
 CHECKS=10
 
 # Expected sysfs view of each preset, from the public sources named in
-# vcpufreq.c (written here again so a wrong table in the driver fails).
+# vcpufreq_presets.c (written here again so a wrong table in the driver
+# fails).
 expect_preset() {
 	case $1 in
 	epyc-7742)

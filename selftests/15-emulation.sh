@@ -21,7 +21,7 @@ TIMING=${EMU_TIMING:-0}
 # longer elsewhere (host time: TCG without icount runs faster).
 if [ "$TIMING" = 1 ]; then JOB_ITERS=${EMU_JOB_ITERS:-75000}; else JOB_ITERS=${EMU_JOB_ITERS:-100000}; fi
 NCPU=$(nproc)
-CHECKS=14
+CHECKS=16
 
 # The epyc-7742 model, written here again from Documentation/bench.rst
 # (not read from the module), so that a wrong table or wrong arithmetic
@@ -109,16 +109,6 @@ job() {
 	for _p in $_pids; do wait "$_p"; done
 }
 
-# ktap_check_v DESC CMD...: ktap_check that shows CMD's output (the
-# measured numbers) whether it passes or fails.
-ktap_check_v() {
-	_desc=$1
-	shift
-	if _out=$("$@" 2>&1); then _st=0; else _st=1; fi
-	[ -n "$_out" ] && echo "$_out" | sed 's/^/# /' | head -n 20
-	ktap_result "$_desc" $_st
-}
-
 ktap_plan $CHECKS
 modprobe cpufreq_userspace 2>/dev/null
 
@@ -136,9 +126,13 @@ MARK_ALL=$KTAP_DMESG_MARK
 # --- bad input: one line, nothing registered --------------------------------
 check_bad_input() {
 	unload
-	for arg in emulate_period_us=50 emulate_period_us=200000 energy_range_uj=10; do
+	# ARG is one or more parameters joined by ':'
+	for arg in emulate_period_us=50 emulate_period_us=200000 energy_range_uj=10 \
+		energy_scope=whole package_cores=64 energy_scope=package:package_cores=100000; do
 		m=$(log_mark)
-		insmod "$KO" preset=epyc-7742 emulate=1 $arg 2>/dev/null && { echo "$arg loaded"; return 1; }
+		# shellcheck disable=SC2046
+		insmod "$KO" preset=epyc-7742 emulate=1 $(echo "$arg" | tr : ' ') 2>/dev/null &&
+			{ echo "$arg loaded"; return 1; }
 		is_loaded && { echo "$arg left the module loaded"; return 1; }
 		[ -d $CPUFREQ/policy0 ] && { echo "$arg left a policy"; return 1; }
 		# busybox insmod retries init_module after finit_module fails:
@@ -147,7 +141,7 @@ check_bad_input() {
 		[ "$n" = 1 ] || { echo "$arg logged $n lines:"; log_since "$m"; return 1; }
 	done
 }
-ktap_check "bad emulate_period_us/energy_range_uj: refused with one log line" check_bad_input
+ktap_check "bad emulate_period_us/energy_range_uj/energy_scope/package_cores: refused with one log line" check_bad_input
 
 # --- the machine as a tool sees it -----------------------------------------
 check_files() {
@@ -165,6 +159,35 @@ check_files() {
 	fi
 }
 ktap_check "emulate=1: debugfs energy, powercap intel-rapl:0 package-0" check_files
+
+# --- the TSC stays constant --------------------------------------------------
+# A guest CPU without constant_tsc (TCG's AMD-vendor models cannot have
+# it) gets x86's TSC cpufreq notifier: on one CPU it rescales sched_clock
+# by f_ref/f at every frequency change, on several it marks the TSC
+# unstable, and either way it says "Marking TSC unstable due to cpufreq
+# changes".  vcpufreq stops it, as the emulated parts' TSCs are constant:
+# frequency changes must leave the TSC the clocksource, unmarked.  The
+# first frequency change of the boot is here, as the notifier would mark
+# the TSC once only.
+CS=/sys/devices/system/clocksource/clocksource0/current_clocksource
+check_tsc() {
+	m=$(log_mark)
+	set_all scaling_governor userspace || return 1
+	for f in 1500000 2250000 2000000; do
+		set_all scaling_setspeed $f || return 1
+	done
+	sleep 1
+	log_since "$m" | grep 'TSC unstable' && return 1
+	echo "clocksource $(cat $CS) after 3 frequency changes"
+	[ "$(cat $CS)" = tsc ]
+}
+if grep -qw constant_tsc /proc/cpuinfo; then
+	ktap_skip "frequency changes leave the TSC constant (no TSC notifier)" "this guest CPU has constant_tsc: x86 registers no TSC notifier"
+elif [ "$(cat $CS 2>/dev/null)" != tsc ]; then
+	ktap_skip "frequency changes leave the TSC constant (no TSC notifier)" "the clocksource is $(cat $CS 2>/dev/null) already"
+else
+	ktap_check_v "frequency changes leave the TSC constant (no TSC notifier)" check_tsc
+fi
 
 # The driver's integer model against the model computed here.
 check_model() {
@@ -359,6 +382,39 @@ if [ "$TIMING" = 1 ]; then
 else
 	ktap_skip "busy fraction of a fixed-rate load rises as the frequency falls" "guest time does not follow instructions (EMU_TIMING=1 under tools/vm/run --icount)"
 fi
+
+# --- the whole package (energy_scope=package) --------------------------------
+# The guest's CPUs as NCPU of the epyc-7742's 64 cores: the whole uncore
+# (64 W) and 64 - NCPU idle cores at 0.1 W beside them, instead of the
+# slice's NCPU x 1 W.  The package energy is the CPUs' own plus theirs
+# (to 1e-4: the file reads the CPUs a moment after the package), and
+# theirs grows at that power.
+check_package() {
+	load preset=epyc-7742 emulate=1 energy_scope=package || return 1
+	grep -q '^energy_scope package$' $DBG/config || { grep energy_scope $DBG/config; return 1; }
+	grep -q '^package_cores 64$' $DBG/config || return 1
+	want_idle="$(((64 - NCPU) * EPYC_IDLE)) $((64 - NCPU))"
+	got_idle=$(awk '$1 == "idle_cores" { print $5, $7 }' $DBG/energy)
+	got_unc=$(awk '$1 == "uncore" { print $5 }' $DBG/energy)
+	[ "$got_unc" = $((64 * EPYC_UNCORE)) ] && [ "$got_idle" = "$want_idle" ] ||
+		{ echo "uncore $got_unc uW, idle cores '$got_idle' (want $((64 * EPYC_UNCORE)), '$want_idle')"; return 1; }
+	# "t uncore_uj idle_uj (package_uj - sum of parts) / package_uj" at
+	# two moments, the time read by the process that reads the energy
+	sample() {
+		awk 'BEGIN { getline l < "/proc/uptime"; split(l, a, " "); t = a[1] }
+			$1 == "cpu" { c += $6 } $1 == "uncore" { u = $3 }
+			$1 == "idle_cores" { i = $3 } $1 == "package" { p = $3 }
+			END { print t, u, i, (p - c - u - i) / p }' $DBG/energy
+	}
+	s0=$(sample); sleep 1; s1=$(sample)
+	echo "$s0 $s1" | awk -v w=$((64 * EPYC_UNCORE + (64 - NCPU) * EPYC_IDLE)) '{
+		dt = $5 - $1; rate = ($6 - $2 + $7 - $3) / dt
+		printf "uncore and idle cores: %.2f W over %.2f s (model %.2f W); package - parts: %.1e, %.1e of it\n", rate / 1e6, dt, w / 1e6, $4, $8
+		d0 = $4 < 0 ? -$4 : $4; d1 = $8 < 0 ? -$8 : $8
+		exit !(rate >= w * 0.97 && rate <= w * 1.03 && d0 <= 1e-4 && d1 <= 1e-4) }'
+}
+ktap_check_v "energy_scope=package: the whole uncore and the other cores idle" check_package
+load preset=epyc-7742 emulate=1
 
 # --- energy_uj wraps as RAPL's does -----------------------------------------
 # About a second of the package's power flat out, so there are wraps in

@@ -60,6 +60,16 @@ ktap_check() {
 	fi
 }
 
+# ktap_check_v DESC CMD...: ktap_check that shows CMD's output (the
+# measured numbers) whether it passes or fails.
+ktap_check_v() {
+	_desc=$1
+	shift
+	if _out=$("$@" 2>&1); then _st=0; else _st=1; fi
+	[ -n "$_out" ] && echo "$_out" | sed 's/^/# /' | head -n 20
+	ktap_result "$_desc" $_st
+}
+
 # ktap_finish: totals, and the exit status run.sh and kselftest expect.
 ktap_finish() {
 	if [ -n "$KTAP_PLANNED" ] && [ "$KTAP_TESTNO" -ne "$KTAP_PLANNED" ]; then

@@ -26,7 +26,8 @@ bad=0
 # selftests/SUITE.sh on Debian's kernel, or with "debug" on the project's
 # debug test kernel (lockdep, KASAN; built by make kunit), 2 vCPUs, or
 # with "icount" in an instruction-counted 1-vCPU guest with EMU_TIMING=1
-# (15-emulation's timing checks).
+# (15-emulation's timing checks), or with "smp" in a 2-vCPU guest without
+# instruction counting with EMU_SMP=1 (16-emulation-smp).
 run_one() {
 	local name=$1 file=$2 expr=$3 suite=$4 kernel=${5:-}
 	local t=$scratch/tree log nf kdir
@@ -53,6 +54,11 @@ run_one() {
 	elif [ "$kernel" = icount ]; then
 		vmargs=(--smp 1 --icount)
 		envargs=(env EMU_TIMING=1)
+	elif [ "$kernel" = smp ]; then
+		# -cpu max, as make check's emulation-smp part: HPET, not the
+		# Intel model's TSC, for the stall loop's clock.
+		vmargs=(--smp 2 --cpu max)
+		envargs=(env EMU_SMP=1)
 	fi
 	BUILD_DIR=$t/build "$t/tools/vm/run" --name mutant --timeout 900 \
 		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 "${vmargs[@]}" \
@@ -115,23 +121,28 @@ run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $D \
 	'/^void sugov_inv_debugfs_exit(/,/^}/ s/^\tdebugfs_remove_recursive(sugov_inv_debugfs);$/\t(void)sugov_inv_debugfs;/' 50-lifecycle
 
 # The emulated machine (vcpufreq emulate=1), 15-emulation.
-V=selftests/vcpufreq.c E=selftests/vcpufreq_energy.h
+V=selftests/vcpufreq_emu.c E=selftests/vcpufreq_energy.h DRV=selftests/vcpufreq_driver.c
+P=selftests/vcpufreq_powercap.c
 run_one "emu: the stall timer never spins (no slow-down)" $V \
-	's/^\tif (out.spin_ns) {$/\tif (0) {/' 15-emulation icount
+	's/^\tif (spin) {$/\tif (0) {/' 15-emulation icount
 run_one "emu: each ns of work owes f_top/f of stall instead of f_top/f - 1" $E \
-	's/^\t\t\t\t\tin->top_khz - in->eff_khz,$/\t\t\t\t\tin->top_khz,/' 15-emulation icount
+	's/useful_ns, top_khz - eff_khz, eff_khz/useful_ns, top_khz, eff_khz/' 15-emulation icount
 run_one "emu: the stall timer keeps running on idle CPUs" $V \
 	's/if (!ec->online || is_idle_task(current)) {/if (!ec->online) {/; s/if (ec->armed \&\& hrtimer_try_to_cancel(\&ec->timer) >= 0)/if (0)/' 15-emulation icount
 run_one "emu: stall time integrated at idle power" $V \
 	's/^\t\tec->energy_nj += vcpufreq_em_nj(delta, ec->busy_uw);$/\t\tec->energy_nj += vcpufreq_em_nj(delta, ec->stalling ? vcpufreq_em->idle_uw : ec->busy_uw);/' 15-emulation icount
 run_one "emu: model power linear in V, not V^2" $E \
 	's/(u64)mv \* mv \* in->khz/(u64)mv * 1000 * in->khz/' 15-emulation icount
-run_one "emu: energy_uj never wraps at max_energy_range_uj" $V \
+run_one "emu: energy_uj never wraps at max_energy_range_uj" $P \
 	's/^\t\*energy_uj = rem;$/\t*energy_uj = div_u64(vcpufreq_emu_package_nj(\&uncore_nj), 1000);/' 15-emulation icount
 run_one "emu: max_P never runs at the hidden boost" $V \
-	's/^\t\treturn VCPUFREQ_MAX_STATES;$/\t\treturn idx;/' 15-emulation icount
+	's/^\t\treturn VCPUFREQ_EMU_BOOST_SLOT;$/\t\treturn idx;/' 15-emulation icount
+run_one "emu: frequency changes reach x86's TSC notifier (sched_clock rescaled)" $V \
+	's/^\tret = vcpufreq_emu_tsc_hide();$/\tret = 0;/' 15-emulation icount
 run_one "emu: emulate_period_us not range-checked" $V \
-	's/if (emulate_period_us < 100 || emulate_period_us > 100000) {/if (0) {/' 15-emulation icount
+	's/^\tif (vcpufreq_emulate_period_us < 100 ||$/\tif (0 \&\&/' 15-emulation icount
+run_one "emu: a policy's frequency change sets every CPU's emulated speed" $DRV \
+	's/^\t\t\tvcpufreq_emu_set(cpu, idx, cpufreq_boost_enabled());$/\t\t\t{ unsigned int c; for_each_online_cpu(c) vcpufreq_emu_set(c, idx, cpufreq_boost_enabled()); }/' 16-emulation-smp smp
 run_one "emu: an offline CPU keeps using energy" $V \
 	's/^\tif (!ec->online)$/\tif (0)/' 15-emulation
 run_one "emu: the offline callback leaves the CPU's timer running (unload)" $V \

@@ -28,6 +28,11 @@
 #      --icount), the only place its timing checks can hold: a fixed job's
 #      time at each P-state, and the busy fraction of a fixed-rate load.
 # And last:
+#   6b. emulation-smp: 16-emulation-smp in a 2-vCPU guest without
+#      instruction counting (MTTCG, as tools/compare --smp 2 runs): two
+#      CPUs side by side at two P-states, each at its own speed and power
+#      (the timing checks skip, with the measured reason, when a busy
+#      host runs the two vCPUs unevenly); about 2.5 minutes; on 6.1 only.
 #   7. compare: tools/compare's unit tests (statistics, plan, runner and
 #      the whole tool on a fake sysfs, interrupted plans, bad input; host,
 #      about 35 s)
@@ -46,7 +51,7 @@ build=${BUILD_DIR:-$top/build}
 out=$build/check
 all="deps lint fi-probe install kunit selftests cppc selftests-debug emulation"
 all="$all kunit-6.12 selftests-6.12 cppc-6.12 selftests-debug-6.12 emulation-6.12"
-all="$all compare compare-guest"
+all="$all emulation-smp compare compare-guest"
 debug612="kunit-6.12 selftests-debug-6.12"
 default=$all
 if [ "${CHECK_DEBUG_6_12:-0}" != 1 ]; then
@@ -207,6 +212,12 @@ if want "emulation$sfx"; then
 fi
 done
 
+if want emulation-smp; then
+	echo "== emulation-smp: 16-emulation-smp on two vCPUs without instruction counting"
+	guest_run check-emulation-smp 600 --smp 2 -- env EMU_SMP=1 sh selftests/run.sh '16-*.sh'
+	tally "emulation-smp (2 vCPUs)" "$build/vm/check-emulation-smp.log"
+fi
+
 if want compare; then
 	echo "== compare: tools/compare unit tests"
 	"$top/tools/compare/test_compare.py" 2>&1 | tee "$out/compare.ktap"
@@ -239,7 +250,8 @@ first_kernel_report() { # CONSOLE-LOG
 }
 if [ "$total_f" != 0 ]; then
 	for log in "$build"/vm/check-debian{,-6.12}.log "$build"/vm/check-debug{,-6.12}.log \
-		"$build"/vm/check-debug-emu{,-6.12}.log "$build"/vm/check-emulation{,-6.12}.log; do
+		"$build"/vm/check-debug-emu{,-6.12}.log "$build"/vm/check-emulation{,-6.12}.log \
+		"$build"/vm/check-emulation-smp.log; do
 		[ -s "$log" ] || continue
 		report=$(first_kernel_report "$log")
 		[ -n "$report" ] && printf '# first kernel report in %s:\n%s\n' "${log##*/}" "$report"

@@ -80,6 +80,8 @@ dbench:dbench
 dbench:tbench
 rt-tests:hackbench
 rt-tests:cyclictest
+rt-app:rt-app
+libgcc-s1:/lib/x86_64-linux-gnu/libgcc_s.so.1
 trace-cmd:trace-cmd
 python3-docutils:rst2html
 gnuplot-nox:gnuplot

@@ -52,7 +52,8 @@ def add_run_opts(ap: argparse.ArgumentParser) -> None:
                     '(default ondemand, else the first)')
     ap.add_argument('-w', '--workload', action='append', metavar='KIND[:N,...]',
                     help='tbench:CLIENTS,.. dbench:CLIENTS,.. hackbench:GROUPS,.. '
-                         'cpu:WORKERS,.. forkexec burst:GAP_MS,..; repeat')
+                         'cpu:WORKERS,.. forkexec burst:GAP_MS,.. periodic:DUTY_PCT,.. '
+                         'ramp pingpong; repeat')
     ap.add_argument('--cmd', action='append', nargs=2, metavar=('NAME', 'COMMAND'),
                     default=[], help='a shell command as a workload (figure: elapsed s); '
                     'on a real machine it runs as root, like every workload')
@@ -91,17 +92,27 @@ def add_run_opts(ap: argparse.ArgumentParser) -> None:
                          'preset\'s vcpufreq preset')
     ap.add_argument('--no-boost', dest='boost', action='store_false',
                     help='guest: emulate no boost above P0')
+    ap.add_argument('--icount', dest='icount', action='store_true', default=None,
+                    help='guest: instruction counting (the default with 1 vCPU)')
     ap.add_argument('--no-icount', dest='icount', action='store_false',
-                    help='guest: no instruction counting (faster, not repeatable)')
+                    help='guest: no instruction counting, one host thread per vCPU '
+                         '(MTTCG; the default with several vCPUs)')
     ap.add_argument('--smp', type=int, default=1,
-                    help='guest vCPUs (default 1: with more, under --icount=smp, the '
-                         'emulated stalls overshoot; see Documentation/bench.rst)')
-    ap.add_argument('--timeout', type=int, default=2400, help='guest time limit (s)')
+                    help='guest vCPUs (default 1; with more the guest runs without '
+                         'instruction counting: see Documentation/bench.rst)')
+    ap.add_argument('--timeout', type=int, help='guest time limit (s; default 20 s a run, '
+                    'at least 2400: a loaded host slows the guest several times)')
     ap.add_argument('--guest-setup', metavar='CMD',
                     help='guest: a shell command run after the modules are loaded and '
                          'before the plan (a governor and tunables to start from)')
     ap.add_argument('--no-energy', action='store_true',
                     help='no powercap zone: no power tables')
+    ap.add_argument('--energy-scope', choices=('slice', 'package'), default='slice',
+                    help='guest: the energy of a slice of the package (default) or of '
+                         'the whole package, its other cores idle (vcpufreq energy_scope=)')
+    ap.add_argument('--package-cores', type=int, default=0, metavar='N',
+                    help='guest, --energy-scope package: the package\'s cores (default: '
+                         'the preset\'s; 128: two EPYC 7742 sockets)')
     ap.add_argument('--trace', action='store_true',
                     help='real machine: keep every run\'s whole output and a trace-cmd '
                          'record (cpu_frequency, sched_switch, sugov_inv_decision) in '
@@ -243,6 +254,13 @@ def resolve(args: argparse.Namespace) -> Request:
             raise BadInput(f'configuration {pst[0]}: the guest has no intel_pstate')
         if args.smp < 1:
             raise BadInput('--smp is at least 1')
+        if args.package_cores and args.energy_scope != 'package':
+            raise BadInput('--package-cores needs --energy-scope package')
+        if args.smp < 2 and any(w.kind == 'pingpong' for w in workloads):
+            raise BadInput('workload pingpong needs two CPUs: --smp 2')
+        # Several vCPUs run without instruction counting unless told.
+        if args.icount is None:
+            args.icount = args.smp == 1
     # On a real machine the sizes the user did not give come from a
     # probe run (tbench and dbench take the duration itself).
     calib = [] if guest else [
@@ -257,7 +275,8 @@ def describe(req: Request, args: argparse.Namespace) -> str:
     if req.guest:
         return (f'guest {req.guest}, boost {"on" if args.boost else "off"}, {args.smp} vCPUs'
                 f'{", icount" if args.icount else ""}'
-                f'{", CPPC " + args.cppc if args.cppc else ""}')
+                f'{", CPPC " + args.cppc if args.cppc else ""}, energy {args.energy_scope}'
+                f'{f" of {args.package_cores} cores" if args.package_cores else ""}')
     return f'host {os.uname().nodename} {os.uname().release}'
 
 
@@ -352,8 +371,11 @@ def guest_command(args: argparse.Namespace, req: Request, name: str,
         env['CPPC_PAGE'] = CPPC_PAGE
     if args.guest_setup:
         env['GUEST_SETUP'] = args.guest_setup
+    env['VCPUFREQ_ENERGY'] = f'energy_scope={args.energy_scope}' + (
+        f' package_cores={args.package_cores}' if args.package_cores else '')
     assert req.guest is not None
-    return runner.guest_command(name, args.smp, args.timeout, args.icount, args.cppc, env,
+    timeout = args.timeout or max(2400, 20 * len(plan))
+    return runner.guest_command(name, args.smp, timeout, args.icount, args.cppc, env,
                                 [req.guest, '1' if args.boost else '0',
                                  '0' if args.no_energy else '1'], plan)
 

@@ -7,6 +7,7 @@ with their JSON forms (plan.json, results.jsonl) and the parsing of
 run-one.sh's COMPARE_* lines and of each workload's figure of merit.
 """
 
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
@@ -132,7 +133,17 @@ KINDS = {
                      False, 'run', ('sh', 'sed', 'grep'), 'forkexec', ()),
     'burst': Kind('burst (fixed shell loops after idle gaps; busy time = elapsed - gaps)',
                   'idle gap (ms)', 'seconds', False, 'run', ('sh', 'awk'), 'bursts', (50,)),
+    # rt-app's profiles (tools/compare/rt-app/): a fixed number of
+    # periods or rounds per run, so the run's energy is per unit of work.
+    'periodic': Kind('periodic (rt-app: fixed work every 16 ms; busy time per activation)',
+                     'duty cycle at the top frequency (%)', 'ms', False, 'run', ('rt-app',),
+                     None, (20, 50, 80)),
+    'ramp': Kind('ramp (rt-app: 16 ms period, duty 10 % to 90 %; busy time per activation)',
+                 'none', 'ms', False, 'run', ('rt-app',), None, ()),
+    'pingpong': Kind('pingpong (rt-app: two tasks on CPUs 0 and 1 hand a token on; round trip)',
+                     'none', 'ms', False, 'run', ('rt-app',), None, ()),
 }
+RTAPP_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'rt-app')
 
 
 @dataclass(frozen=True)
@@ -189,11 +200,19 @@ def parse_workload(spec: str, lengths: Lengths) -> Workload:
             counts.append(int(c))
     else:
         counts = list(kind.default_sweep)
-    size = str(getattr(lengths, kind.size)) if kind.size else ''
+    if name == 'periodic':
+        for c in counts:
+            if not os.path.exists(os.path.join(RTAPP_DIR, f'periodic-{c}.json')):
+                have = sorted(int(f[9:-5]) for f in os.listdir(RTAPP_DIR)
+                              if re.fullmatch(r'periodic-\d+\.json', f))
+                raise BadInput(f'workload {spec}: no rt-app profile for a {c} % duty cycle '
+                               f'(have: {",".join(map(str, have))})')
+    # The rt-app kinds have no size: their profile sets the run's length.
+    size = (str(getattr(lengths, kind.size)),) if kind.size else ()
     if counts:
-        ops = tuple(Op(str(c), (str(c), size)) for c in counts)
+        ops = tuple(Op(str(c), (str(c),) + size) for c in counts)
     else:
-        ops = (Op('', (size,)),)
+        ops = (Op('', size),)
     return Workload(name, name, ops, kind.title, kind.param, kind.unit, kind.higher, kind.work)
 
 
@@ -248,6 +267,16 @@ def extract_figure(workload: Workload, lines: Sequence[str],
         if not m or elapsed_s is None:
             return None
         return elapsed_s - int(m[-1][0]) * int(m[-1][1]) / 1000.0
+    if workload.kind in ('periodic', 'ramp', 'pingpong'):
+        # run-one.sh's summary of rt-app's logs: the busy time per
+        # activation of the one task, or ping's round trip.
+        if not re.search(r'^rtapp \S+ done', text, re.M):
+            return None
+        tasks = {t: (float(b), float(p)) for t, b, p in re.findall(
+            r'^rtapp task (\S+) loops \d+ busy_ms ([0-9.]+) period_ms ([0-9.]+)', text, re.M)}
+        if workload.kind == 'pingpong':
+            return tasks['ping'][1] if 'ping' in tasks else None
+        return next(iter(tasks.values()))[0] if len(tasks) == 1 else None
     if workload.kind == 'cmd' and workload.pattern:
         return _last_float(workload.pattern, text)
     return elapsed_s

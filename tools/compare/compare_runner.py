@@ -228,9 +228,12 @@ def guest_command(args_name: str, smp: int, timeout_s: int, icount: bool, cppc: 
     cmd = [os.path.join(TOP, 'tools/vm/run'), '--name', args_name, '--smp', str(smp),
            '--timeout', str(timeout_s)]
     if icount:
-        # One vCPU: QEMU's plain shift=3,sleep=on; several: the variant
-        # that boots maxcpus=1 (see tools/vm/run).
-        cmd += ['--icount=smp' if smp > 1 else '--icount']
+        # One vCPU: sleep=off, so an idle gap lasts exactly until the
+        # next guest timer, not as long as the host took to wake QEMU
+        # (Documentation/bench.rst, "Repeatability under instruction
+        # counting").  Several: tools/vm/run's variant that boots
+        # maxcpus=1; QEMU 7.2 shares its instruction clock unfairly.
+        cmd += ['--icount=smp' if smp > 1 else '--icount=shift=3,sleep=off']
     if cppc:
         cmd += ['--cppc', cppc]
     cmd += ['--', 'env'] + [f'{k}={v}' for k, v in guest_env.items()]

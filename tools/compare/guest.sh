@@ -35,7 +35,9 @@ done
 
 cppc=
 [ -n "${CPPC_PAGE:-}" ] && cppc="cppc_page=$CPPC_PAGE"
-if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emulate_boost" ${cppc:+"$cppc"}; then
+# VCPUFREQ_ENERGY: energy_scope= and package_cores= (tools/compare --energy-scope)
+# shellcheck disable=SC2086
+if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emulate_boost" ${cppc:+"$cppc"} ${VCPUFREQ_ENERGY:-}; then
 	# Without energy the harness can still be exercised on a vcpufreq
 	# that has no emulation (requests then change no speed).
 	if [ "$need_energy" = 1 ] || ! insmod selftests/vcpufreq.ko preset="$preset"; then
@@ -82,6 +84,12 @@ state() {
 	done
 }
 echo "COMPARE_STATE before=$(state)"
+
+# With several CPUs tbench's server runs on the last one and its clients
+# on the others: one client and its server then always ping-pong across
+# two CPUs, as on the seeds' machines, instead of landing on one CPU in
+# some runs and on two in others.
+[ "$(nproc)" -gt 1 ] && export COMPARE_PIN=1
 
 echo "$plan" | while read -r line; do
 	[ -n "$line" ] || continue

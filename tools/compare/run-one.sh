@@ -24,8 +24,14 @@
 #            intel_pstate/performance, intel_pstate/powersave (active mode)
 #   WORKLOAD tbench CLIENTS SECONDS | dbench CLIENTS SECONDS |
 #            hackbench GROUPS LOOPS | cpu WORKERS OPS | forkexec COUNT |
-#            burst GAP_MS COUNT | cmd 'SHELL COMMAND' (run as this user:
-#            root on a real machine)
+#            burst GAP_MS COUNT | periodic DUTY_PCT | ramp | pingpong |
+#            cmd 'SHELL COMMAND' (run as this user: root on a real machine)
+#            periodic, ramp and pingpong run rt-app on the profiles in
+#            rt-app/ (periodic-DUTY_PCT.json, ramp.json, pingpong.json)
+#            and print one line per task:
+#   rtapp task NAME loops N busy_ms B period_ms P slack_ms S missed M
+#            (means per loop of a phase that runs work; missed: loops
+#            whose slack was negative, a deadline missed)
 # Environment: SYSFS (default /sys; tests point it at a fake tree),
 #   SETTLE_S (default 1), SAMPLE_S (frequency sample period, 0 = none;
 #   default 0.2, 0 for burst, whose idle gaps a 5 Hz sampler would fill),
@@ -36,7 +42,12 @@
 #   COMPARE_RAW_DIR (keep the whole output there as ID.out, and with
 #   COMPARE_TRACE=1 a trace-cmd record of cpu_frequency, sched_switch and
 #   sugov_inv_decision as ID.dat), COMPARE_TURBOSTAT=1 (run the workload
-#   under turbostat: delivered MHz and C-state residency from APERF/MPERF).
+#   under turbostat: delivered MHz and C-state residency from APERF/MPERF),
+#   COMPARE_PIN (1: tbench's server on the last CPU, its clients on the
+#   others, so a ping-pong crosses CPUs; default 0), RTAPP_NS_PER_LOOP
+#   (rt-app's calibration: ns per loop of its work at the top frequency;
+#   default: measured once under the performance governor and kept in
+#   COMPARE_TMP/compare-rtapp-ns-per-loop).
 # Exit status: 0 measured, 1 the workload failed or timed out, 2 bad input
 # or the configuration could not be selected (nothing was run), 130 a
 # signal stopped it (the machine put back first).
@@ -49,6 +60,50 @@ SETTLE_S=${SETTLE_S:-1}
 ENERGY_S=${ENERGY_S:-10}
 RUN_TIMEOUT_S=${RUN_TIMEOUT_S:-0}
 TMPD=${COMPARE_TMP:-/tmp}
+PIN=${COMPARE_PIN:-0}
+RTAPP_DIR=$(dirname "$0")/rt-app
+
+# CPU lists for COMPARE_PIN: the last online CPU for tbench's server,
+# the others for its clients.
+last_cpu=$(($(nproc) - 1))
+client_cpus=0
+[ "$last_cpu" -gt 1 ] && client_cpus=0-$((last_cpu - 1))
+pinned() { # CPUS COMMAND...: COMMAND on CPUS when pinning, else as is
+	_cpus=$1
+	shift
+	if [ "$PIN" = 1 ] && [ "$last_cpu" -gt 0 ]; then
+		taskset -c "$_cpus" "$@"
+	else
+		"$@"
+	fi
+}
+
+# run_rtapp PROFILE: rt-app on rt-app/PROFILE.json with the calibration
+# in RTAPP_NS_PER_LOOP, then one summary line per task from its logs
+# (columns: idx perf run period start end rel_st slack c_duration
+# c_period wu_lat, times in us).  Loops of phases without work
+# (c_duration 0: the ping-pong's start and end) are left out.
+run_rtapp() {
+	_d=$TMPD/compare-rtapp.$$
+	rm -rf "$_d"
+	mkdir -p "$_d"
+	sed -e "s/\"calibration\" : \"CPU0\"/\"calibration\" : $RTAPP_NS_PER_LOOP/" \
+		-e "s|\"logdir\" : \"/tmp\"|\"logdir\" : \"$_d\"|" \
+		"$RTAPP_DIR/$1.json" > "$_d/profile.json"
+	rt-app "$_d/profile.json" || { rm -rf "$_d"; return 1; }
+	for _log in "$_d"/rtapp-*.log; do
+		_task=${_log##*/rtapp-}
+		awk -v task="${_task%-*.log}" '$1 !~ /^#/ && $9 > 0 {
+				n++; run += $3; per += $4; slack += $8; if ($8 < 0) miss++ }
+			END { if (!n) exit 1
+				printf "rtapp task %s loops %d busy_ms %.4f period_ms %.4f slack_ms %.4f missed %d\n",
+					task, n, run / n / 1000, per / n / 1000, slack / n / 1000, miss }' "$_log" ||
+			{ rm -rf "$_d"; return 1; }
+	done
+	rm -rf "$_d"
+	echo "rtapp calibration $RTAPP_NS_PER_LOOP ns per loop"
+	echo "rtapp $1 done"
+}
 
 # run_workload ARG...: the workload $kind, run as root on a real machine;
 # its output is what tools/compare parses (compare_model.py: KINDS,
@@ -56,7 +111,7 @@ TMPD=${COMPARE_TMP:-/tmp}
 # check below and one in KINDS.
 run_workload() {
 	case $kind in
-	tbench) tbench -t "$2" "$1" 127.0.0.1 ;;
+	tbench) pinned "$client_cpus" tbench -t "$2" "$1" 127.0.0.1 ;;
 	dbench) dbench -t "$2" -D "$TMPD" "$1" ;;
 	hackbench) hackbench -g "$1" -l "$2" ;;
 	cpu) stress-ng --cpu "$1" --cpu-ops "$2" --quiet ;;
@@ -83,6 +138,8 @@ run_workload() {
 		done
 		echo "burst $2 x gap $1 ms done"
 		;;
+	periodic) run_rtapp "periodic-$1" ;;
+	ramp | pingpong) run_rtapp "$kind" ;;
 	cmd) sh -c "$1" ;;
 	esac
 }
@@ -97,6 +154,31 @@ now_ns() {
 	*[!0-9]* | '') sed -n 's/^now at \([0-9]*\) nsecs$/\1/p' /proc/timer_list 2>/dev/null | head -n 1 ;;
 	*) echo "$_t" ;;
 	esac
+}
+
+# rt-app's ns per loop of its work at the top frequency, measured once
+# under the performance governor (fastest of three calibrations, the
+# least disturbed), so that a profile's "run" is the same work in every
+# configuration.
+rtapp_ns_per_loop() {
+	if [ -n "${RTAPP_NS_PER_LOOP:-}" ]; then
+		echo "$RTAPP_NS_PER_LOOP"
+		return
+	fi
+	_cache=$TMPD/compare-rtapp-ns-per-loop
+	if [ ! -s "$_cache" ]; then
+		set_gov performance || return 1
+		sleep 0.5
+		printf '{ "global" : { "calibration" : "CPU0", "logdir" : "%s", "log_basename" : "rtapp-calib" },\n  "tasks" : { "calib" : { "loop" : 1, "phases" : { "once" : { "loop" : 1, "run" : 1000 } } } } }\n' \
+			"$TMPD" > "$TMPD/rtapp-calib.json"
+		for _i in 1 2 3; do
+			timeout 60 rt-app "$TMPD/rtapp-calib.json" 2>&1 | sed -n 's/.*pLoad = \([0-9]*\)ns.*/\1/p'
+		done | sort -n | head -n 1 > "$_cache"
+		rm -f "$TMPD/rtapp-calib.json" "$TMPD"/rtapp-calib-*.log
+	fi
+	read -r _ns < "$_cache"
+	case $_ns in '' | *[!0-9]* | 0) rm -f "$_cache"; return 1 ;; esac
+	echo "$_ns"
 }
 
 # tunable_value FILE: the value to write back; sugov_inv's
@@ -373,12 +455,20 @@ tbench | dbench | hackbench | cpu | burst)
 forkexec)
 	[ $# -eq 1 ] || die2 "forkexec takes one number"
 	case "$1" in *[!0-9]* | '') die2 "forkexec takes one number: $1" ;; esac ;;
+periodic)
+	[ $# -eq 1 ] || die2 "periodic takes one duty cycle (%)"
+	case "$1" in *[!0-9]* | '') die2 "periodic takes a duty cycle in %: $1" ;; esac
+	[ -f "$RTAPP_DIR/periodic-$1.json" ] || die2 "periodic $1: no profile $RTAPP_DIR/periodic-$1.json" ;;
+ramp) [ $# -eq 0 ] || die2 "ramp takes no argument" ;;
+pingpong)
+	[ $# -eq 0 ] || die2 "pingpong takes no argument"
+	[ "$last_cpu" -gt 0 ] || die2 "pingpong needs two CPUs (0 and 1)" ;;
 cmd) [ $# -eq 1 ] || die2 "cmd takes one shell command" ;;
 *) die2 "unknown workload $kind" ;;
 esac
 case $kind in
 tbench) prog=tbench ;; dbench) prog=dbench ;; hackbench) prog=hackbench ;;
-cpu) prog=stress-ng ;; *) prog='sh' ;;
+cpu) prog=stress-ng ;; periodic | ramp | pingpong) prog=rt-app ;; *) prog='sh' ;;
 esac
 command -v "$prog" > /dev/null || die2 "$prog is not installed"
 ls "$CPUFREQ"/policy*/scaling_governor > /dev/null 2>&1 || die2 "no cpufreq policy under $CPUFREQ"
@@ -390,12 +480,19 @@ epoll=$TMPD/compare-energy.$$
 tmark=$TMPD/compare-timeout.$$
 save
 trap on_signal INT TERM
+# rt-app's calibration, before the configuration is selected; the
+# workload's own shell (start_workload) reads it from the environment.
+case $kind in
+periodic | ramp | pingpong)
+	RTAPP_NS_PER_LOOP=$(rtapp_ns_per_loop) || die2 "rt-app's calibration failed"
+	export RTAPP_NS_PER_LOOP ;;
+esac
 apply_config
 set_tunables=$(tunables_in_effect "$gov")
 case $kind in
 tbench)
 	command -v tbench_srv > /dev/null || die2 "tbench_srv is not installed"
-	tbench_srv > /dev/null 2>&1 &
+	pinned "$last_cpu" tbench_srv > /dev/null 2>&1 &
 	srv=$!
 	;;
 esac

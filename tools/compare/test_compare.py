@@ -335,6 +335,26 @@ class Parsing(unittest.TestCase):
         approx(self, extract_figure(w, ['burst 20 x gap 50 ms done'], 3.0), 2.0, 1e-12)
         self.assertIsNone(extract_figure(w, ['killed'], 3.0))
 
+    def test_rtapp_figures(self) -> None:
+        # periodic and ramp: the one task's busy ms per activation;
+        # pingpong: ping's period (the round trip); none without "done".
+        one = ['rtapp task periodic loops 100 busy_ms 3.3912 period_ms 16.0010 slack_ms 12.6 missed 0',
+               'rtapp periodic-20 done']
+        two = ['rtapp task ping loops 250 busy_ms 2.2 period_ms 4.5120 slack_ms 0.0 missed 0',
+               'rtapp task pong loops 250 busy_ms 2.1 period_ms 4.5118 slack_ms 0.0 missed 0',
+               'rtapp pingpong done']
+        w = parse_workload('periodic:20', LEN)
+        self.assertEqual([(o.label, o.args) for o in w.ops], [('20', ('20',))])
+        self.assertEqual(w.work, 'run')
+        approx(self, extract_figure(w, one, 9.0), 3.3912, 1e-12)
+        self.assertIsNone(extract_figure(w, one[:1], 9.0))
+        self.assertIsNone(extract_figure(w, two, 9.0))
+        self.assertEqual([o.label for o in parse_workload('periodic', LEN).ops],
+                         ['20', '50', '80'])
+        w = parse_workload('pingpong', LEN)
+        self.assertEqual([(o.label, o.args) for o in w.ops], [('', ())])
+        approx(self, extract_figure(w, two, 9.0), 4.512, 1e-12)
+
     def test_cmd_pattern_and_elapsed(self) -> None:
         w = parse_cmd('x', 'true', ('score ([0-9.]+)', 'higher'))
         self.assertEqual(extract_figure(w, ['score 1', 'score 2.5'], 9.0), 2.5)
@@ -524,6 +544,15 @@ class BadInput(unittest.TestCase):
     def test_duration_in_the_guest(self) -> None:
         self.check('run', '--guest', 'epyc-7742', '--duration', '5', want='real machine')
 
+    def test_rtapp_profile_missing(self) -> None:
+        self.check('--guest', 'epyc-7742', '-w', 'periodic:30', want='no rt-app profile for a 30 %')
+
+    def test_rtapp_fixed_kinds_take_no_sweep(self) -> None:
+        self.check('--guest', 'epyc-7742', '-w', 'ramp:2', want='ramp has no parameter')
+
+    def test_pingpong_needs_two_cpus(self) -> None:
+        self.check('--guest', 'epyc-7742', '-w', 'pingpong', want='--smp 2')
+
     def test_report_not_an_output_dir(self) -> None:
         with tempfile.TemporaryDirectory() as d:
             self.check('--report', d, want='plan.json')
@@ -587,10 +616,25 @@ class GuestCommand(unittest.TestCase):
         cmd = self.command('--guest', 'epyc-7742', '--no-boost', '--smp', '2')
         self.assertNotIn('--cppc', cmd)
         self.assertFalse([a for a in cmd if a.startswith('CPPC_PAGE')])
-        self.assertIn('--icount=smp', cmd)
+        # Several vCPUs: MTTCG, no instruction counting, unless asked.
+        self.assertFalse([a for a in cmd if a.startswith('--icount')])
         gi = cmd.index('tools/compare/guest.sh')
         self.assertEqual(cmd[gi + 1:gi + 4], ['epyc-7742', '0', '1'])
         self.assertEqual(cmd[-1], '0 ondemand cpu 1 100')
+
+    def test_icount_and_time_limit(self) -> None:
+        # One vCPU: sleep=off; --smp 2 --icount: the maxcpus=1 variant;
+        # the guest's time limit grows with the plan, at least 2400 s.
+        cmd = self.command('--guest', 'epyc-7742')
+        self.assertIn('--icount=shift=3,sleep=off', cmd)
+        self.assertEqual(cmd[cmd.index('--timeout') + 1], '2400')
+        self.assertIn('--icount=smp', self.command('--guest', 'epyc-7742', '--smp', '2',
+                                                   '--icount'))
+        args = cli.parse_args(['run', '--guest', 'epyc-7742', '-w', 'cpu:1', '-r', '30'])
+        req = cli.resolve(args)
+        cmd = cli.guest_command(args, req, 'n', cplan.make_plan(req.configs, req.workloads,
+                                                                30, 0))
+        self.assertEqual(cmd[cmd.index('--timeout') + 1], str(20 * 300))
 
     def test_settings_reach_the_runner(self) -> None:
         cmd = self.command('--guest', 'epyc-7742', '--freq-sample', '0', '--run-timeout', '7',
@@ -656,13 +700,13 @@ class Runner(unittest.TestCase):
     def tearDown(self) -> None:
         shutil.rmtree(self.d)
 
-    def run_one(self, config: str, *wl: str, env: Optional[dict[str, str]] = None
-                ) -> 'subprocess.CompletedProcess[str]':
+    def run_one(self, config: str, *wl: str, env: Optional[dict[str, str]] = None,
+                timeout: int = 120) -> 'subprocess.CompletedProcess[str]':
         e = dict(os.environ, SYSFS=self.d, SETTLE_S='0', SAMPLE_S='0', COMPARE_TMP=self.d)
         e.update(env or {})
         return subprocess.run(self.shell + [os.path.join(HERE, 'run-one.sh'), '5', config] +
                               list(wl), capture_output=True, text=True, env=e, check=False,
-                              timeout=120)
+                              timeout=timeout)
 
     def read(self, rel: str) -> str:
         with open(os.path.join(self.d, rel)) as f:
@@ -793,6 +837,37 @@ class Runner(unittest.TestCase):
         r = self.run_one('ondemand', 'cmd', 'exit 3')
         self.assertEqual(r.returncode, 1)
         self.assertIn('status=failed rc=3', r.stdout)
+
+    @unittest.skipUnless(shutil.which('rt-app'), 'no rt-app on this host')
+    def test_rtapp_calibrates_once_under_performance(self) -> None:
+        # The calibration selects performance on every policy first; the
+        # configuration and the original governor follow as for any run.
+        p = 'devices/system/cpu/cpufreq/policy0'
+        cache = os.path.join(self.d, 'compare-rtapp-ns-per-loop')
+        # run-one.sh allows its three calibrations 60 s each: on a loaded
+        # host (rt-app pins them to CPU 0) they took 12 s apiece here.
+        r = self.run_one('ondemand', 'periodic', '20', timeout=240)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(cache) as f:
+            ns = int(f.read())
+        self.assertGreater(ns, 0)
+        self.assertIn(f'COMPARE_OUT 5 rtapp calibration {ns} ns per loop', r.stdout.splitlines())
+        outl = [ln.split(' ', 2)[2] for ln in r.stdout.splitlines()
+                if ln.startswith('COMPARE_OUT 5 ')]
+        self.assertIsNotNone(extract_figure(parse_workload('periodic:20', LEN), outl, 1.0),
+                             r.stdout)
+        self.assertEqual(self.read(f'{p}/scaling_governor'), 'schedutil')
+        # A second run takes the kept value.
+        self.write('compare-rtapp-ns-per-loop', '123456')
+        r = self.run_one('ondemand', 'periodic', '20')
+        self.assertIn('COMPARE_OUT 5 rtapp calibration 123456 ns per loop', r.stdout.splitlines())
+
+    def test_rtapp_bad_args(self) -> None:
+        for wl in (['periodic', '2x'], ['periodic', '33'], ['ramp', '1']):
+            r = self.run_one('ondemand', *wl)
+            self.assertEqual(r.returncode, 2, wl)
+            self.assertEqual(self.read('devices/system/cpu/cpufreq/policy0/scaling_governor'),
+                             'schedutil')
 
     def test_raw_output_trace_and_turbostat(self) -> None:
         # Stand-ins for trace-cmd (records its arguments, writes the file

@@ -35,7 +35,7 @@ echo "KTAP version 1"
 echo "1..11"
 # Before vcpufreq has its emulated machine, the harness still runs.
 energy=
-grep -q 'module_param(emulate,' "$top/selftests/vcpufreq.c" || energy=--no-energy
+grep -qs 'module_param[_a-z]*(emulate,' "$top"/selftests/vcpufreq*.c || energy=--no-energy
 t0=$(date +%s)
 mkdir -p "$(dirname "$out")"
 cf=/sys/devices/system/cpu/cpufreq

@@ -1,19 +1,28 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The demo's guest side: every freq_max policy of sugov_inv through the
-# same load sequence on vcpufreq's epyc-7742 preset, with freq_invariance
-# told the 3.4 GHz boost that acpi-cpufreq hides on Rome.  Prints phase
-# boundaries (CLOCK_BOOTTIME seconds, the clock of vcpufreq's record in
-# a guest that never suspends) and then the whole request record, for
-# tools/demo/report.py.  Also used by the governor's selftest.
+# The demo's guest side, on vcpufreq's emulated EPYC 7742 (emulate=1: a
+# CPU set to f runs f/3400 MHz as fast and draws the model's power),
+# with freq_invariance told the 3.4 GHz boost that acpi-cpufreq hides on
+# Rome.  For every freq_max policy of sugov_inv:
+#   1. the same load sequence (idle, flat out, 50 %, 90 %, idle), with
+#      phase boundaries printed (CLOCK_BOOTTIME seconds, the clock of
+#      vcpufreq's request record in a guest that never suspends);
+#   2. the consequences, measured by tools/compare/run-one.sh: a bursty
+#      load (fixed shell loops, each after 100 ms of idle) and a steady
+#      one (rt-app, fixed work every 16 ms, 50 % of the period at the top
+#      frequency), each with its time and energy;
+# then the consequences for performance and powersave as the bounds,
+# and the whole request record, for tools/demo/report.py.
 #
 # Usage: sh tools/demo/guest.sh [PHASE_SECONDS] [POLICIES...]
 phase_s=${1:-3}
 [ $# -gt 0 ] && shift
 policies=${*:-"max_P midpoint max_boost overutil-detect noinv"}
 ncpu=$(nproc)
+last=$((ncpu - 1))
 CPUFREQ=/sys/devices/system/cpu/cpufreq
+RUN_ONE=tools/compare/run-one.sh
 
 now() { cut -d' ' -f1 /proc/uptime; }
 
@@ -34,15 +43,29 @@ phase() {
 	echo "DEMO_PHASE $policy $name $start $(now)"
 }
 
+# The loads run on the last CPU; report.py reads that CPU's requests.
 idle() { sleep "$phase_s"; }
-one_busy() { taskset -c 1 stress-ng --cpu 1 --timeout "$phase_s" --quiet; }
-half_busy() { taskset -c 1 stress-ng --cpu 1 --cpu-load 50 --timeout "$phase_s" --quiet; }
-all_90() { stress-ng --cpu "$ncpu" --cpu-load 90 --timeout "$phase_s" --quiet; }
-all_flat() { stress-ng --cpu "$ncpu" --timeout "$phase_s" --quiet; }
+flat() { taskset -c $last stress-ng --cpu 1 --timeout "$phase_s" --quiet; }
+half() { taskset -c $last stress-ng --cpu 1 --cpu-load 50 --timeout "$phase_s" --quiet; }
+busy90() { taskset -c $last stress-ng --cpu 1 --cpu-load 90 --timeout "$phase_s" --quiet; }
 
-insmod selftests/vcpufreq.ko preset=epyc-7742 || exit 1
+# consequences CONFIG NAME: the bursty and the steady load under CONFIG,
+# as DEMO_RESULT lines (run-one.sh's COMPARE_RESULT and its output), and
+# their span as a DEMO_PHASE "loads".
+consequences() {
+	start=$(now)
+	SETTLE_S=0.5 SAMPLE_S=0 sh $RUN_ONE 1 "$1" burst 100 20 < /dev/null |
+		sed -n "s/^COMPARE_RESULT 1 /DEMO_RESULT $2 bursty /p"
+	SETTLE_S=0.5 SAMPLE_S=0 sh $RUN_ONE 2 "$1" periodic 50 < /dev/null |
+		sed -n -e "s/^COMPARE_RESULT 2 /DEMO_RESULT $2 steady /p" \
+			-e "s/^COMPARE_OUT 2 rtapp task periodic /DEMO_RTAPP $2 /p"
+	echo "DEMO_PHASE $2 loads $start $(now)"
+}
+
+insmod selftests/vcpufreq.ko preset=epyc-7742 emulate=1 || exit 1
 insmod freq_invariance.ko max_p_khz=2250000 max_boost_khz=3400000 || exit 1
 insmod sugov_inv.ko || exit 1
+modprobe cpufreq_powersave 2>/dev/null
 for p in $CPUFREQ/policy*; do
 	echo sugov_inv > "$p/scaling_governor" || exit 1
 done
@@ -54,12 +77,15 @@ done
 for policy in $policies; do
 	set_tunable freq_max_policy "$policy" || { echo "cannot select $policy"; exit 1; }
 	phase idle idle
-	phase one_busy one_busy
-	phase half_busy half_busy
-	phase all_90 all_90
-	phase all_flat all_flat
+	phase flat flat
+	phase half half
+	phase busy90 busy90
 	phase idle_again idle
+	# run-one.sh puts back the governor and its tunables as it found them.
+	consequences "sugov_inv:$policy" "$policy"
 done
+consequences performance performance
+consequences powersave powersave
 
 echo "DEMO_RECORD_BEGIN"
 cat /sys/kernel/debug/vcpufreq/requests

@@ -3,7 +3,7 @@
 #
 # Build the base initramfs of the test guest: busybox-static, the Debian
 # workloads the tests run (stress-ng, hackbench, dbench/tbench, cyclictest,
-# trace-cmd) with the shared libraries they need, and, when given, the
+# rt-app, trace-cmd) with the shared libraries they need, and, when given, the
 # guest kernel's own modules (cpufreq governors, msr).  The per-run part
 # (our modules, the tests, the command) is a second archive that
 # tools/vm/run appends: the kernel unpacks concatenated cpio archives.
@@ -44,8 +44,13 @@ copy_prog() {
 	done
 }
 for p in stress-ng hackbench cyclictest dbench tbench tbench_srv trace-cmd \
-	 taskset chrt nproc timeout; do
+	 rt-app taskset chrt nproc timeout; do
 	copy_prog "$p"
+done
+# glibc loads libgcc_s at run time (no ldd line) for pthread_exit and
+# pthread_cancel, which rt-app's threads call.
+for lib in /lib/x86_64-linux-gnu/libgcc_s.so.1 /usr/lib/x86_64-linux-gnu/libgcc_s.so.1; do
+	[ -e "$lib" ] && { cp --parents -L "$lib" "$root"; break; }
 done
 # dbench's default client load file.
 if [ -d /usr/share/dbench ]; then
