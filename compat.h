@@ -116,7 +116,8 @@ static inline void hrtimer_setup(struct hrtimer *timer,
  * Checked against Debian's 6.12.117 sources (linux-source-6.12): the
  * mappings above take their pre-6.13 branch there, as on 6.1
  * (EXPORT_SYMBOL_NS_GPL() stringifies a bare token, the rdmsrl*() names
- * exist, kthread_create_worker() wakes its thread).  Same prototypes,
+ * exist, kthread_create_worker() wakes its thread, hrtimer_setup() does
+ * not exist).  Same prototypes,
  * other behaviour, which the modules follow instead of mapping it:
  * cpufreq_policy_transition_delay_us(), the default rate_limit_us of
  * schedutil and sugov_inv, is 1.5 x the transition latency (1 ms without
