@@ -22,6 +22,7 @@
 #include <linux/export.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/version.h>
 #ifdef CONFIG_X86
 #include <asm/msr.h>
@@ -66,6 +67,28 @@
 #ifndef kthread_run_worker
 #define kthread_run_worker(flags, namefmt, ...) \
 	kthread_create_worker(flags, namefmt, ##__VA_ARGS__)
+#endif
+
+/*
+ * A CFS task's util_est (the average of its util at its recent dequeues):
+ * 6.9 folded struct util_est { enqueued, ewma } into one unsigned int of
+ * struct sched_avg ("sched/fair: Remove SCHED_FEAT(UTIL_EST_FASTUP, true)"
+ * and its series, Vincent Guittot, December 2023).  Either way the top bit
+ * is UTIL_AVG_UNCHANGED, a flag, and the kernel's own reading is the larger
+ * of the two values where there are two (_task_util_est()).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+static inline unsigned int sugov_inv_task_util_est(struct task_struct *p)
+{
+	return READ_ONCE(p->se.avg.util_est) & ~UTIL_AVG_UNCHANGED;
+}
+#else
+static inline unsigned int sugov_inv_task_util_est(struct task_struct *p)
+{
+	struct util_est ue = READ_ONCE(p->se.avg.util_est);
+
+	return max(ue.ewma, ue.enqueued & ~UTIL_AVG_UNCHANGED);
+}
 #endif
 
 /*

@@ -16,6 +16,7 @@
 
 #include <linux/cpufreq.h>
 #include <linux/irq_work.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -29,6 +30,7 @@
 #include "sugov_inv.h"
 #include "sugov_inv_est.h"
 #include "sugov_inv_iowait.h"
+#include "sugov_inv_wake.h"
 
 /*
  * Shortest window a busy fraction is measured over.  Idle time comes in
@@ -43,11 +45,28 @@
  * @attr_set: the kobject and the list of policies using this set; its
  *	update_lock (a mutex taken by governor_sysfs_ops around every store)
  *	serializes the writers below
- * @rate_limit_us: minimum time between two evaluations of a policy, us
+ * @rate_limit_us: the shorter of @up_rate_limit_us and
+ *	@down_rate_limit_us (writing it sets both)
  * @freq_max_policy: enum sugov_inv_fmax
  * @headroom_pct: headroom, percent (125 = 1.25)
  * @overutil_threshold_pct: overutil-detect's busy threshold, percent
  * @util_halflife_ms: half-life of the util average, ms
+ * @up_rate_limit_us: minimum time from a policy's last request to a
+ *	higher one, us
+ * @down_rate_limit_us: minimum time from its last request to a lower one
+ * @fast_rise: 1: a CPU that has run a tick without idling since it left
+ *	idle rises without waiting for @up_rate_limit_us
+ * @idle_restore_us: idle time in one window that makes a long idle
+ *	stretch, after which the CPU's util from before it comes back once
+ *	the CPU has run a tick (0: off; struct sugov_inv_wake)
+ * @flat_out_us: a CPU that has run this long without idling asks for the
+ *	policy's highest frequency (0: off)
+ * @busy_floor_khz: a CPU running a task never asks for less (0: none)
+ * @efficient_floor: 1: without @busy_floor_khz, the floor is the CPU's
+ *	efficient frequency where freq_invariance knows one (ACPI CPPC
+ *	LowestNonlinearPerformance)
+ * @task_util: 1: the running task's util (PELT util_avg and util_est)
+ *	raises the CPU's
  *
  * The update_util hooks read the fields with READ_ONCE() and no lock: each
  * is one word, and a decision taken with the previous value of one of them
@@ -60,6 +79,14 @@ struct sugov_inv_tunables {
 	unsigned int headroom_pct;
 	unsigned int overutil_threshold_pct;
 	unsigned int util_halflife_ms;
+	unsigned int up_rate_limit_us;
+	unsigned int down_rate_limit_us;
+	unsigned int fast_rise;
+	unsigned int idle_restore_us;
+	unsigned int flat_out_us;
+	unsigned int busy_floor_khz;
+	unsigned int efficient_floor;
+	unsigned int task_util;
 };
 
 /**
@@ -78,7 +105,15 @@ struct sugov_inv_tunables {
  *	that sent a request (a changed frequency, or one after a limits
  *	change): the rate limit counts from it, as from schedutil's
  *	last_freq_update_time
- * @freq_update_delay_ns: rate_limit_us in ns
+ * @freq_update_delay_ns: the shortest wait after a request before the
+ *	next evaluation, ns: the shorter of @up_delay_ns and @down_delay_ns,
+ *	and with fast_rise at most a tick
+ * @up_delay_ns: up_rate_limit_us in ns
+ * @down_delay_ns: down_rate_limit_us in ns
+ * @fast_rise_ns: a tick with the fast_rise tunable, else 0
+ * @limits_split: @up_delay_ns and @down_delay_ns differ, or fast_rise is
+ *	on: an evaluation must check which change may be sent (when they
+ *	are equal the hooks' own wait has covered both)
  * @sample_period_ns: the longer of @freq_update_delay_ns and
  *	SUGOV_INV_MIN_WINDOW_NS: how often a CPU that does not evaluate
  *	measures a window (sugov_inv_window_due())
@@ -114,6 +149,10 @@ struct sugov_inv_policy_data {
 	bool shared;
 	u64 last_freq_update_ns;
 	s64 freq_update_delay_ns;
+	s64 up_delay_ns;
+	s64 down_delay_ns;
+	u64 fast_rise_ns;
+	bool limits_split;
 	s64 sample_period_ns;
 	unsigned int next_freq;
 	unsigned int cached_raw_khz;
@@ -138,6 +177,8 @@ struct sugov_inv_policy_data {
  * @wall_us: wall clock at the window's end (CLOCK_MONOTONIC), us
  * @idle_us: idle + iowait time at the window's end, us
  * @deliv_khz: average delivered frequency in the window, kHz
+ * @deliv_counted: @deliv_khz came from APERF/MPERF, which also make the
+ *	kernel's own PELT frequency-invariant on x86
  *
  * The caps are read once per window, not per hook call: they change only
  * with a boost toggle, freq_invariance's reference= parameter or caps it
@@ -154,6 +195,7 @@ struct sugov_inv_window {
 	u64 wall_us;
 	u64 idle_us;
 	u32 deliv_khz;
+	bool deliv_counted;
 };
 
 /**
@@ -206,6 +248,8 @@ struct sugov_inv_stats {
  *	(sugov_inv_gather_shared(); update_lock)
  * @proj_time: hook time of that projection, the evaluating CPU's clock (ns)
  * @proj_base: @win.time the projection started from
+ * @wake: what the CPU remembers across an idle stretch (measured with its
+ *	windows, read by its own evaluations)
  * @owner: the policy data that last stopped on this CPU (only compared)
  * @kept_seq: @owner's stop_seq at that stop
  * @stats: debugfs counters
@@ -234,6 +278,7 @@ struct sugov_inv_cpu {
 	struct sugov_inv_est proj_est;
 	u64 proj_time;
 	u64 proj_base;
+	struct sugov_inv_wake wake;
 	struct sugov_inv_policy_data *owner;
 	unsigned long kept_seq;
 	struct sugov_inv_stats stats;
@@ -281,14 +326,30 @@ static inline void sugov_inv_get_caps(unsigned int cpu,
 	caps->reference_khz = max;
 	caps->kernel_ratio = SUGOV_INV_CAP;
 	caps->source = FREQ_INV_SRC_NONE;
+	caps->efficient_khz = 0;
 }
 
-/* rate_limit_us and what follows from it, for the hooks to read */
+/*
+ * The rate limits and what follows from them, for the hooks to read.  The
+ * hooks evaluate once the shorter wait has passed; the evaluation then
+ * holds a change whose own limit has not (sugov_inv_step_allowed()).
+ * With fast_rise they evaluate after a tick, when a CPU that ran through
+ * it may rise.
+ */
 static inline void sugov_inv_set_rate_limit(struct sugov_inv_policy_data *sgp,
-					    unsigned int rate_limit_us)
+					    const struct sugov_inv_tunables *t)
 {
-	s64 delay_ns = (s64)rate_limit_us * NSEC_PER_USEC;
+	s64 up_ns = (s64)READ_ONCE(t->up_rate_limit_us) * NSEC_PER_USEC;
+	s64 down_ns = (s64)READ_ONCE(t->down_rate_limit_us) * NSEC_PER_USEC;
+	u64 fast_ns = READ_ONCE(t->fast_rise) ? TICK_NSEC : 0;
+	s64 delay_ns = min(up_ns, down_ns);
 
+	if (fast_ns)
+		delay_ns = min_t(s64, delay_ns, fast_ns);
+	WRITE_ONCE(sgp->up_delay_ns, up_ns);
+	WRITE_ONCE(sgp->down_delay_ns, down_ns);
+	WRITE_ONCE(sgp->fast_rise_ns, fast_ns);
+	WRITE_ONCE(sgp->limits_split, up_ns != down_ns || fast_ns);
 	WRITE_ONCE(sgp->freq_update_delay_ns, delay_ns);
 	WRITE_ONCE(sgp->sample_period_ns,
 		   max_t(s64, delay_ns, SUGOV_INV_MIN_WINDOW_NS));

@@ -75,7 +75,9 @@ bool sugov_inv_measure(struct sugov_inv_cpu *sgc, u64 time,
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct cpufreq_policy *policy = sgp->policy;
-	u64 wall_us, idle_us, halflife_ns;
+	u64 wall_us, idle_us, halflife_ns, win_wall_us, win_idle_us;
+	enum freq_inv_deliv_source src;
+	struct sugov_inv_est before;
 	u32 khz;
 
 	sugov_inv_read_idle(sgc->cpu, true, &wall_us, &idle_us);
@@ -95,9 +97,12 @@ bool sugov_inv_measure(struct sugov_inv_cpu *sgc, u64 time,
 	 * counters for the next window.  No answer at all (no policy seen
 	 * by freq_invariance): the current frequency is the best guess.
 	 */
-	if (freq_inv_delivered_khz(&sgc->sample, &khz, NULL) || !khz)
+	if (freq_inv_delivered_khz(&sgc->sample, &khz, &src) || !khz) {
 		khz = READ_ONCE(policy->cur);
+		src = FREQ_INV_DELIV_CPUFREQ;
+	}
 	win->deliv_khz = khz;
+	win->deliv_counted = src == FREQ_INV_DELIV_APERFMPERF;
 
 	sugov_inv_get_caps(sgc->cpu, policy, &win->caps);
 	halflife_ns = (u64)READ_ONCE(sgp->tunables->util_halflife_ms) *
@@ -115,10 +120,20 @@ bool sugov_inv_measure(struct sugov_inv_cpu *sgc, u64 time,
 		halflife_ns = 0;
 
 	/* A clock read out of order (idle ahead of wall) gives busy 0 */
-	sugov_inv_est_update(&win->est,
-			     sugov_inv_since(wall_us, win->wall_us),
-			     sugov_inv_since(idle_us, win->idle_us),
-			     khz, win->caps.reference_khz, halflife_ns);
+	win_wall_us = sugov_inv_since(wall_us, win->wall_us);
+	win_idle_us = sugov_inv_since(idle_us, win->idle_us);
+	before = win->est;
+	sugov_inv_est_update(&win->est, win_wall_us, win_idle_us, khz,
+			     win->caps.reference_khz, halflife_ns);
+
+	/*
+	 * Work that arrives on an idle CPU: remember the estimate a long idle
+	 * stretch began with, give it back once the CPU has run a tick.
+	 */
+	sugov_inv_wake_note(&sgc->wake, &before, time, win_wall_us,
+			    win_idle_us,
+			    READ_ONCE(sgp->tunables->idle_restore_us));
+	sugov_inv_wake_restore(&sgc->wake, &win->est, time, TICK_NSEC);
 
 	sgc->samples_since_eval++;
 	if (idle_us != win->idle_us)

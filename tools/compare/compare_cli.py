@@ -97,6 +97,9 @@ def add_run_opts(ap: argparse.ArgumentParser) -> None:
     ap.add_argument('--no-icount', dest='icount', action='store_false',
                     help='guest: no instruction counting, one host thread per vCPU '
                          '(MTTCG; the default with several vCPUs)')
+    ap.add_argument('--skip-idle', action='store_true',
+                    help='accepted for recorded commands: one vCPU under instruction '
+                         'counting always skips idle time now (sleep=off)')
     ap.add_argument('--smp', type=int, default=1,
                     help='guest vCPUs (default 1; with more the guest runs without '
                          'instruction counting: see Documentation/bench.rst)')

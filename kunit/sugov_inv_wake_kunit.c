@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite sugov_inv_wake: what a CPU remembers across an idle stretch
+ * (sugov_inv_wake.h).  ondemand's rule, dbs_update() in
+ * drivers/cpufreq/cpufreq_governor.c: after an idle stretch longer than
+ * two sampling periods, reuse the load from before it.  Here: a window
+ * with at least idle_restore_us of idle time is a long idle stretch; the
+ * estimate the CPU had when it went into it after a run of a tick or more
+ * is restored (raised to, never lowered to) once the CPU has run a tick
+ * again without idling; a wake-up shorter than a tick neither uses nor
+ * replaces the memory.
+ *
+ * Each case is a timeline of windows on one CPU, every step giving the
+ * window's end, length and idle time, the estimate before and after the
+ * estimator folded it in (the estimator is tested in its own suite), and
+ * what the memory must do.
+ *
+ * Mutations this suite catches (each tried: tools/kunit/run.sh reported a
+ * failure with the mutation in place and none without it):
+ *  - the guard dropped (restored at the wake-up's own window)
+ *  - < guard_ns turned into <= (restored a window early)
+ *  - the memory taken at every long idle (short wake-ups replace it)
+ *  - the memory not taken after a real run (nothing ever restored)
+ *  - a restore that lowers the estimate (min for max)
+ *  - pending not cleared by a restore (restored at every window)
+ *  - idle_restore_us 0 not treated as off
+ *  - idle_us >= restore_us turned into > (an idle of exactly the tunable
+ *    forgotten)
+ *  - run_start not moved by a window with idle time (a run counted from
+ *    before the idle stretch)
+ *  - run_ns computed unsigned (a clock behind the run's start reads as a
+ *    run of centuries)
+ *  - a memory kept after a tick's worth of short runs (a periodic load
+ *    holds the frequency of a run long gone)
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+#include <linux/time64.h>
+
+#include "sugov_inv_wake.h"
+
+#define WAKE_TICK_NS	(4 * NSEC_PER_MSEC)	/* HZ=250 */
+#define WAKE_STEPS	8
+
+/*
+ * @end_us: hook time of the window's end, us; @wall_us, @idle_us: the
+ * window; @before, @folded: the invariant estimate (capacity units) before
+ * and after the estimator folded the window in (the busy fraction follows
+ * it at half its value); @want: the estimate after the restore;
+ * @pending, @holding: the memory's state after the window.
+ */
+struct wake_step {
+	u64 end_us;
+	u64 wall_us;
+	u64 idle_us;
+	u32 before;
+	u32 folded;
+	u32 want;
+	bool pending;
+	bool holding;
+};
+
+struct wake_case {
+	const char *name;
+	u32 restore_us;
+	struct wake_step steps[WAKE_STEPS];
+};
+
+static const struct wake_case wake_cases[] = {
+	{
+		.name = "a burst after 100 ms idle: restored a tick into it",
+		.restore_us = 20000,
+		.steps = {
+			/* 40 ms flat out: a real run */
+			{ 1000000, 10000, 0, 600, 620, 620 },
+			{ 1040000, 40000, 0, 620, 700, 700 },
+			/* wake-up after 100 ms idle, 0.5 ms into the burst */
+			{ 1140500, 100500, 100000, 700, 80, 80, true, true },
+			/* 3 ms in: still under a tick */
+			{ 1143000, 2500, 0, 80, 150, 150, true, true },
+			/* 4.5 ms in: the estimate comes back */
+			{ 1144500, 1500, 0, 150, 190, 700 },
+			/* once only */
+			{ 1150000, 5500, 0, 700, 710, 710 },
+		},
+	}, {
+		.name = "a wake-up of 100 us restores nothing and keeps the memory",
+		.restore_us = 20000,
+		.steps = {
+			{ 1000000, 10000, 0, 600, 620, 620 },
+			{ 1010000, 10000, 0, 620, 640, 640 },
+			/* 50 ms idle, 100 us of work, idle again */
+			{ 1060100, 50100, 50000, 640, 330, 330, true, true },
+			/* 60 ms later: still the memory of the real run */
+			{ 1120300, 60200, 60000, 330, 50, 50, true, true },
+			/* then a real run */
+			{ 1125300, 5000, 0, 50, 170, 640 },
+		},
+	}, {
+		.name = "an idle shorter than idle_restore_us is no stretch",
+		.restore_us = 20000,
+		.steps = {
+			{ 1000000, 10000, 0, 600, 620, 620 },
+			{ 1010000, 10000, 0, 620, 640, 640 },
+			/* 19.999 ms idle */
+			{ 1030000, 20000, 19999, 640, 420, 420 },
+			{ 1040000, 10000, 0, 420, 500, 500 },
+		},
+	}, {
+		.name = "an idle of exactly idle_restore_us is one",
+		.restore_us = 20000,
+		.steps = {
+			{ 1000000, 10000, 0, 600, 620, 620 },
+			{ 1010000, 10000, 0, 620, 640, 640 },
+			{ 1030001, 20001, 20000, 640, 420, 420, true, true },
+			{ 1040000, 9999, 0, 420, 500, 640 },
+		},
+	}, {
+		.name = "idle_restore_us 0: off",
+		.restore_us = 0,
+		.steps = {
+			{ 1000000, 10000, 0, 600, 620, 620 },
+			{ 1010000, 10000, 0, 620, 640, 640 },
+			{ 1110000, 100000, 99900, 640, 70, 70 },
+			{ 1120000, 10000, 0, 70, 200, 200 },
+		},
+	}, {
+		.name = "no real run before the idle: nothing to restore",
+		.restore_us = 20000,
+		.steps = {
+			/* only wake-ups of 1 ms */
+			{ 1050000, 50000, 49000, 0, 20, 20, true, true },
+			{ 1100000, 50000, 49000, 20, 30, 30, true, true },
+			{ 1106000, 5000, 0, 30, 120, 120 },
+		},
+	}, {
+		.name = "the memory never lowers an estimate",
+		.restore_us = 20000,
+		.steps = {
+			{ 1000000, 10000, 0, 300, 300, 300 },
+			{ 1010000, 10000, 0, 300, 300, 300 },
+			{ 1040500, 30500, 30000, 300, 150, 150, true, true },
+			/* the new run is heavier than the old one */
+			{ 1050500, 10000, 0, 150, 500, 500 },
+		},
+	}, {
+		.name = "a tick's worth of short runs drops the memory",
+		.restore_us = 20000,
+		.steps = {
+			{ 1000000, 10000, 0, 600, 620, 620 },
+			{ 1010000, 10000, 0, 620, 640, 640 },
+			/* 24 ms idle and 1 ms of work: a long stretch */
+			{ 1035000, 25000, 24000, 640, 300, 300, true, true },
+			/* 3 ms more after 12 ms idle: 4 ms of work, no tick */
+			{ 1050000, 15000, 12000, 300, 260, 260 },
+			/* the next long stretch remembers nothing */
+			{ 1075000, 25000, 24000, 260, 150, 150, true, true },
+			{ 1085000, 10000, 0, 150, 280, 280 },
+		},
+	}, {
+		.name = "a run counts from the end of the last window with idle",
+		.restore_us = 20000,
+		.steps = {
+			{ 1000000, 10000, 0, 600, 620, 620 },
+			{ 1010000, 10000, 0, 620, 640, 640 },
+			/* 40 ms idle, then 3 ms of work before the window ends */
+			{ 1053000, 43000, 40000, 640, 300, 300, true, true },
+			/* 3.999 ms after that end: not yet a tick */
+			{ 1056999, 3999, 0, 300, 350, 350, true, true },
+			{ 1057000, 1, 0, 350, 351, 640 },
+		},
+	},
+};
+
+static void wake_case_desc(const struct wake_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(wake, wake_cases, wake_case_desc);
+
+static struct sugov_inv_est wake_est(u32 util)
+{
+	struct sugov_inv_est est = {
+		.util_inv_fp = util << SUGOV_INV_EST_SHIFT,
+		.util_raw_fp = (util / 2) << SUGOV_INV_EST_SHIFT,
+	};
+
+	return est;
+}
+
+static void wake_timeline(struct kunit *test)
+{
+	const struct wake_case *c = test->param_value;
+	struct sugov_inv_wake w = { };
+	unsigned int i;
+
+	for (i = 0; i < WAKE_STEPS && c->steps[i].end_us; i++) {
+		const struct wake_step *st = &c->steps[i];
+		u64 now_ns = st->end_us * NSEC_PER_USEC;
+		struct sugov_inv_est before = wake_est(st->before);
+		struct sugov_inv_est est = wake_est(st->folded);
+		bool restored;
+
+		sugov_inv_wake_note(&w, &before, now_ns, st->wall_us,
+				    st->idle_us, c->restore_us);
+		restored = sugov_inv_wake_restore(&w, &est, now_ns,
+						  WAKE_TICK_NS);
+		KUNIT_EXPECT_EQ_MSG(test, est.util_inv_fp >> SUGOV_INV_EST_SHIFT,
+				    st->want, "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, est.util_raw_fp >> SUGOV_INV_EST_SHIFT,
+				    st->want / 2, "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, restored, st->want != st->folded,
+				    "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, w.pending, st->pending, "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    sugov_inv_wake_holding(&w, now_ns, WAKE_TICK_NS),
+				    st->holding, "step %u", i);
+	}
+}
+
+/* The run: from the end of the last window with idle, never negative */
+static void wake_run_from_last_idle(struct kunit *test)
+{
+	struct sugov_inv_wake w = { };
+	struct sugov_inv_est est = wake_est(100);
+	u64 now_ns = 5 * NSEC_PER_SEC;
+
+	sugov_inv_wake_note(&w, &est, now_ns, 10000, 7000, 20000);
+	KUNIT_EXPECT_EQ(test, sugov_inv_wake_run_ns(&w, now_ns), 0ULL);
+	KUNIT_EXPECT_EQ(test, sugov_inv_wake_run_ns(&w, now_ns + NSEC_PER_MSEC),
+			NSEC_PER_MSEC);
+	/* another CPU's clock, 1 us behind the run's start */
+	KUNIT_EXPECT_EQ(test, sugov_inv_wake_run_ns(&w, now_ns - NSEC_PER_USEC),
+			0ULL);
+	/* a window without idle leaves the start where it was */
+	sugov_inv_wake_note(&w, &est, now_ns + 2 * NSEC_PER_MSEC, 2000, 0, 20000);
+	KUNIT_EXPECT_EQ(test, sugov_inv_wake_run_ns(&w, now_ns + 2 * NSEC_PER_MSEC),
+			2 * NSEC_PER_MSEC);
+}
+
+static struct kunit_case sugov_inv_wake_test_cases[] = {
+	KUNIT_CASE_PARAM(wake_timeline, wake_gen_params),
+	KUNIT_CASE(wake_run_from_last_idle),
+	{}
+};
+
+static struct kunit_suite sugov_inv_wake_test_suite = {
+	.name = "sugov_inv_wake",
+	.test_cases = sugov_inv_wake_test_cases,
+};
+
+kunit_test_suites(&sugov_inv_wake_test_suite);
