@@ -27,8 +27,8 @@ all: modules fi-probe
 kdir-check:
 	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR) does not exist: install your kernel's headers, or build for another kernel with make KDIR=DIR, e.g. one of: $$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | tr '\n' ' ')(the -amd64 tree, not -common; make deps installs Debian's)"; exit 1; }
 
-# A raw use of an API that changed after 6.1 would break newer kernels,
-# which cannot be compiled here: refuse it before building.
+# A raw use of an API that changed after 6.12 would break newer kernels,
+# which are not compiled here: refuse it before building.
 compat-check:
 	@tools/compat-check.sh
 
@@ -42,11 +42,15 @@ fi-probe:
 # the test modules first, since modules_install follows it.
 # Distribution header trees carry no System.map, so kbuild skips depmod:
 # run it here, or modprobe would not find the modules.  The release is
-# where kbuild put them (Debian's headers report another kernel.release).
+# where kbuild put them (Debian's headers report another kernel.release),
+# compressed as the kernel's own modules are (.ko.xz for Debian's 6.12).
+# kbuild's default directory is extra/ up to 6.1 and updates/ in 6.12:
+# extra/ here on every kernel, where make uninstall looks.
+INSTALL_MOD_DIR ?= extra
 modules_install: kdir-check compat-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) modules_install
-	@ko=$$(ls -td $(INSTALL_MOD_PATH)/lib/modules/*/extra/sugov_inv.ko | head -n 1); \
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(PRODUCT_CONFIG) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	@ko=$$(ls -td $(INSTALL_MOD_PATH)/lib/modules/*/$(INSTALL_MOD_DIR)/sugov_inv.ko* | head -n 1); \
 	rel=$$(basename $$(dirname $$(dirname $$ko))); \
 	echo "  DEPMOD  $$rel"; depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $$rel
 
@@ -55,11 +59,11 @@ modules_install: kdir-check compat-check
 # that modprobe no longer finds them.  A DKMS install goes with its
 # package (apt purge sugov-inv-dkms) or "dkms remove sugov-inv/VERSION --all".
 uninstall:
-	@for d in $(INSTALL_MOD_PATH)/lib/modules/*/extra; do \
-		[ -e $$d/sugov_inv.ko ] || [ -e $$d/freq_invariance.ko ] || continue; \
+	@for d in $(INSTALL_MOD_PATH)/lib/modules/*/$(INSTALL_MOD_DIR); do \
+		ls $$d/sugov_inv.ko* $$d/freq_invariance.ko* >/dev/null 2>&1 || continue; \
 		r=$$(basename $$(dirname $$d)); \
-		echo "  RM      $$d/freq_invariance.ko $$d/sugov_inv.ko"; \
-		rm -f $$d/freq_invariance.ko $$d/sugov_inv.ko; \
+		echo "  RM      "$$(ls $$d/freq_invariance.ko* $$d/sugov_inv.ko* 2>/dev/null); \
+		rm -f $$d/freq_invariance.ko* $$d/sugov_inv.ko*; \
 		rmdir --ignore-fail-on-non-empty $$d; \
 		echo "  DEPMOD  $$r"; depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $$r; \
 	done

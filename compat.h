@@ -10,8 +10,9 @@
  * fails on a raw EXPORT_SYMBOL_NS*, MODULE_IMPORT_NS or rdmsrl* outside
  * this file, so a new use cannot bypass it.
  *
- * Known to build: 6.1 (Debian 12's headers).  Read about, not compiled
- * here: the changes listed below, up to 6.18.
+ * Compiled and tested: 6.1 and 6.12, Debian 12's two LTS kernels (make
+ * check builds against both and runs the tests on both).  Read about, not
+ * compiled here: the changes after 6.12 listed below, up to 6.18.
  */
 #ifndef _SUGOV_INV_COMPAT_H
 #define _SUGOV_INV_COMPAT_H
@@ -125,7 +126,8 @@ static inline void hrtimer_setup(struct hrtimer *timer,
  * Checked and unchanged from 6.1 to 6.18, so nothing to map (recorded so
  * the next port does not have to look again): cpufreq_driver_resolve_freq(),
  * gov_attr_set_init/get/put() and struct governor_attr,
- * cpufreq_add_update_util_hook(), cpufreq_policy_transition_delay_us(),
+ * cpufreq_add_update_util_hook(), cpufreq_policy_transition_delay_us()
+ * (its prototype: its result changed by 6.12, see below),
  * cppc_get_perf_caps() and struct cppc_perf_caps, get_cpu_idle_time_us(),
  * TRACE_EVENT with __field/__entry only (6.10 changed __assign_str(), which
  * sugov_inv_trace.h does not use).  Not used by the two modules, so not
@@ -133,9 +135,27 @@ static inline void hrtimer_setup(struct hrtimer *timer,
  * 6.15), from_timer() (timer_container_of() in 6.16).
  */
 
+/*
+ * Checked against Debian's 6.12.117 sources (linux-source-6.12): the
+ * mappings above take their pre-6.13 branch there, as on 6.1
+ * (EXPORT_SYMBOL_NS_GPL() stringifies a bare token, the rdmsrl*() names
+ * exist, kthread_create_worker() wakes its thread, hrtimer_setup() does
+ * not exist).  Same prototypes,
+ * other behaviour, which the modules follow instead of mapping it:
+ * cpufreq_policy_transition_delay_us(), the default rate_limit_us of
+ * schedutil and sugov_inv, is 1.5 x the transition latency (1 ms without
+ * one) where 6.1.192 gives min(latency x 1000, 10 ms);
+ * get_cpu_idle_time_us() reads its sums under a seqcount instead of
+ * updating them first, with the same result.  struct cppc_perf_caps
+ * gained fields nothing here reads.  Outside C: kbuild installs external
+ * modules in updates/ (extra/ in 6.1), compressed as the kernel's own
+ * (the Makefile's modules_install).
+ */
+
 #else /* !__KERNEL__: fi-probe builds the decoders in user space */
 
-#define EXPORT_SYMBOL_FREQ_INV(sym) extern int fi_probe_no_export
+/* User space exports nothing: the symbol is ignored (hence no name). */
+#define EXPORT_SYMBOL_FREQ_INV(...) extern int fi_probe_no_export
 
 #endif /* __KERNEL__ */
 

@@ -109,10 +109,36 @@ ktap_dmesg_mark() {
 	KTAP_DMESG_MARK=$(log_mark)
 }
 
+# known_reports: the kernel log on stdin without the reports of a known
+# kernel bug, which no module of ours causes.  Linux 6.12's
+# sched_cpu_dying() (kernel/sched/core.c) checks rq->nr_running before
+# it stops the CPU's fair server, whose enqueued deadline entity counts
+# in nr_running (inc_dl_tasks(), kernel/sched/deadline.c): "Dying CPU
+# not properly vacated!" with 2 tasks counted and only the CPU's stopper
+# listed.  Seen on Debian's 6.12.117 with no module loaded (33 rounds of
+# offline/online of 3 CPUs under stress-ng); 6.1 has no fair server.
+# Such a report is dropped on a 6.12 kernel only, and only when the list
+# names nothing but migration/N: a task of ours left behind still fails.
+known_reports() {
+	case $(uname -r) in 6.12.*) ;; *) cat; return ;; esac
+	awk '
+	function flush(i) { for (i = 1; i <= n; i++) print buf[i]; n = 0; st = 0 }
+	st == 0 && /^-+\[ cut here \]-+$/ { st = 1 }
+	st == 0 { print; next }
+	{ buf[++n] = $0 }
+	st == 1 && /^---\[ end trace/ { st = 2; next }
+	st == 1 { if ($0 == "Dying CPU not properly vacated!") dying = 1; next }
+	st == 2 && /^CPU[0-9]+ enqueued tasks \(2 total\):$/ { st = 3; next }
+	st == 3 && /^[ \t]*pid: [0-9]+, name: migration\/[0-9]+$/ { st = 4; next }
+	st == 4 && !/^[ \t]*pid: / && dying { last = buf[n]; n = 0; st = 0; dying = 0; print last; next }
+	st >= 2 { dying = 0; flush() }
+	END { if (st == 4 && dying) n = 0; flush() }'
+}
+
 # log_splats MARK: the lines of kernel reports (WARN, BUG, oops, lockdep,
 # KASAN, UBSAN, kmemleak, hung task) logged after MARK.
 log_splats() {
-	log_since "$1" |
+	log_since "$1" | known_reports |
 		grep -E 'WARNING:|DEBUG_LOCKS_WARN_ON|BUG:|Oops|general protection|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU|KASAN:|UBSAN:|unreferenced object|sleeping function called from invalid context|Call Trace:|INFO: task .* blocked'
 }
 

@@ -5,31 +5,34 @@
 # closing line "N passed, N failed, N skipped" over all of them.
 #   0. deps: tools/deps.sh --check, and that it names the package of a
 #      hidden command (tools/deps-test.sh)
-#   1. lint: W=1 + sparse build and checkpatch --strict of our files,
-#      and the compat check
+#   1. lint: W=1 + sparse builds against 6.1 and 6.12 and checkpatch
+#      --strict of our files, and the compat check
 #   2. fi-probe against published register values (host)
-#   2b. install: build the Debian package, install it (DKMS), load its
-#      modules in a guest, purge it; make uninstall (tools/install-test.sh)
-#   3. KUnit suites on the project's debug test kernel (QEMU)
-#   4. selftests/ in QEMU on Debian's stock 6.1 kernel
+#   2b. install: build the Debian package, lintian, install it (DKMS
+#      builds for 6.1 and 6.12), load its modules in a guest of each,
+#      purge it; make uninstall (tools/install-test.sh)
+# Then, on Debian 12's 6.1 kernel and again on its 6.12 kernel (parts
+# NAME and NAME-6.12; 3 and 5 on 6.12 only on request, below):
+#   3. kunit: the KUnit suites on the project's debug test kernel (QEMU)
+#   4. selftests: selftests/ in QEMU on Debian's stock kernel
 #   4b. cppc: selftests/25-cppc.sh in one guest per ACPI CPPC preset
-#   5. the selftests of our modules (20-freq-invariance to 80-stress:
-#      life cycle and 100 reloads, tunables, hotplug, limits, the
-#      2-minute stress) again on the debug test kernel (lockdep, KASAN,
-#      UBSAN, kmemleak), where a splat or a leak that the stock kernel
-#      would not report shows up.  10-vcpufreq, which checks the test
-#      driver under the stock governors, runs on the stock kernel only
-#      (about 5 minutes more here, outside the 30-minute budget).
-#      15-emulation runs there too, in a guest of its own (CPU hotplug and
-#      unload with the stall timers running).
+#   5. selftests-debug: the selftests of our modules (20-freq-invariance
+#      to 80-stress: life cycle and 100 reloads, tunables, hotplug,
+#      limits, the 2-minute stress) again on the debug test kernel
+#      (lockdep, KASAN, UBSAN, kmemleak), where a splat or a leak that the
+#      stock kernel would not report shows up.  10-vcpufreq, which checks
+#      the test driver under the stock governors, runs on the stock kernel
+#      only.  15-emulation runs there too, in a guest of its own (CPU
+#      hotplug and unload with the stall timers running).
 #   6. emulation: 15-emulation in an instruction-counted guest (1 vCPU,
 #      --icount), the only place its timing checks can hold: a fixed job's
 #      time at each P-state, and the busy fraction of a fixed-rate load.
+# And last:
 #   6b. emulation-smp: 16-emulation-smp in a 2-vCPU guest without
 #      instruction counting (MTTCG, as tools/compare --smp 2 runs): two
 #      CPUs side by side at two P-states, each at its own speed and power
 #      (the timing checks skip, with the measured reason, when a busy
-#      host runs the two vCPUs unevenly); about 2.5 minutes.
+#      host runs the two vCPUs unevenly); about 2.5 minutes; on 6.1 only.
 #   7. compare: tools/compare's unit tests (statistics, plan, runner and
 #      the whole tool on a fake sysfs, interrupted plans, bad input; host,
 #      about 35 s)
@@ -38,21 +41,36 @@
 #   9. many-cpus: selftests/90-many-cpus.sh in a 16-vCPU guest (per-CPU
 #      and shared policies: switch, tunables, half the CPUs hotplugged;
 #      about 2.5 minutes)
-# Opt-in, not in the default set (an hour or more on a 2-core TCG host,
-# beyond CI's budget; CHECK_ONLY=fail-nth runs it):
-#  10. fail-nth: selftests/85-fail-nth.sh on the debug test kernel, every
-#      allocation of each administrator operation failed in turn, and its
-#      freq_invariance probe part again in an ACPI CPPC guest
+# fail-nth (selftests/85-fail-nth.sh on the debug test kernel: every
+# allocation of each administrator operation failed in turn, and its
+# freq_invariance probe part again in an ACPI CPPC guest) runs only when
+# CHECK_ONLY names it: an hour or more on a 2-core TCG host.
+# The parts on the 6.12 debug test kernel, kunit-6.12 and
+# selftests-debug-6.12 (and lint's build against that kernel), run only
+# when asked for: CHECK_DEBUG_6_12=1, or CHECK_ONLY naming one.  Its build
+# and its KASAN/lockdep guests would take make check past CI's budget.
 # Each part's output is kept in build/check/.  Set CHECK_ONLY to a
-# space-separated subset (deps lint fi-probe install kunit selftests cppc
-# selftests-debug emulation emulation-smp compare compare-guest many-cpus,
-# and the opt-in fail-nth) to run fewer or more.
+# space-separated subset of the parts ($all below) to run fewer.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 out=$build/check
-only=${CHECK_ONLY:-deps lint fi-probe install kunit selftests cppc selftests-debug emulation emulation-smp compare compare-guest many-cpus}
+all="deps lint fi-probe install kunit selftests cppc selftests-debug emulation"
+all="$all kunit-6.12 selftests-6.12 cppc-6.12 selftests-debug-6.12 emulation-6.12"
+all="$all emulation-smp compare compare-guest many-cpus"
+debug612="kunit-6.12 selftests-debug-6.12"
+default=$all
+if [ "${CHECK_DEBUG_6_12:-0}" != 1 ]; then
+	for p in $debug612; do default=${default/ $p / }; done
+fi
+# fail-nth: opt-in only (CHECK_ONLY=fail-nth)
+all="$all fail-nth"
+only=${CHECK_ONLY:-$default}
+for p in $only; do
+	[[ " $all " == *" $p "* ]] || { echo "check: no part named $p (parts: $all)" >&2; exit 2; }
+	[[ " $debug612 " == *" $p "* ]] && export CHECK_DEBUG_6_12=1
+done
 mkdir -p "$out"
 cd "$top" || exit 1
 
@@ -107,52 +125,63 @@ if want install; then
 	tally install "$out/install.ktap"
 fi
 
-if want kunit; then
-	echo "== KUnit on the debug test kernel"
+# guest_run NAME TIMEOUT RUN-ARGS...: tools/vm/run --name NAME; its
+# console log build/vm/NAME.log holds the KTAP, or one failure when the
+# guest did not boot or was killed at the time limit.
+guest_run() {
+	local name=$1 limit=$2 log=$build/vm/$1.log rc
+	shift 2
+	# A log from an earlier run must not be counted as this one's.
+	rm -f "$log"
+	"$top/tools/vm/run" --name "$name" --timeout "$limit" "$@"
+	rc=$?
+	[ -s "$log" ] || failed_part "guest did not boot" "$log"
+	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
+}
+
+# The guest parts run on each of Debian 12's LTS kernels: a part named
+# NAME on 6.1 (the default guest), NAME-6.12 on 6.12, and each kernel's
+# logs carry its suffix (check-debian.log, check-debian-6.12.log).
+for series in 6.1 6.12; do
+sfx=
+[ "$series" = 6.1 ] || sfx=-$series
+
+if want "kunit$sfx"; then
+	echo "== KUnit on the $series debug test kernel"
 	if [ -x "$top/tools/kunit/run.sh" ]; then
-		"$top/tools/kunit/run.sh" 2>&1 | tee "$out/kunit.log"
-		[ "${PIPESTATUS[0]}" = 0 ] || [ -s "$build/kunit/results.ktap" ] || failed_part "kunit run did not complete" "$build/kunit/results.ktap"
-		tally kunit "$build/kunit/results.ktap"
+		KUNIT_SERIES=$series "$top/tools/kunit/run.sh" 2>&1 | tee "$out/kunit$sfx.log"
+		[ "${PIPESTATUS[0]}" = 0 ] || [ -s "$build/kunit$sfx/results.ktap" ] || failed_part "kunit run did not complete" "$build/kunit$sfx/results.ktap"
+		tally "kunit ($series)" "$build/kunit$sfx/results.ktap"
 	fi
 fi
 
-if want selftests; then
-	echo "== selftests in QEMU: Debian stock kernel"
-	# A log from an earlier run must not be counted as this one's.
-	rm -f "$build/vm/check-debian.log"
+if want "selftests$sfx"; then
+	echo "== selftests in QEMU: Debian stock $series kernel"
 	# An Intel family 6 model gives the guest constant_tsc, so cpufreq
 	# allows fast switch and both request paths are exercised.
-	"$top/tools/vm/run" --name check-debian --timeout 1500 \
+	guest_run "check-debian$sfx" 1500 --kernel-version "$series" \
 		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 		-- sh selftests/run.sh
-	rc=$?
-	log=$build/vm/check-debian.log
-	[ -s "$log" ] || failed_part "guest did not boot" "$log"
-	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
-	tally "selftests (debian 6.1)" "$log"
+	tally "selftests (debian $series)" "$build/vm/check-debian$sfx.log"
 fi
 
-if want cppc; then
+if want "cppc$sfx"; then
 	# One guest per ACPI CPPC preset (tools/vm/cppc/presets): the
 	# kernel's own cppc_acpi code parses the generated _CPC, and
 	# freq_invariance and fi-probe must read it as on an AMD machine.
 	for preset in $("$top/tools/vm/cppc/mkssdt.py" --list); do
-		echo "== selftests in QEMU: ACPI CPPC preset $preset"
-		log=$build/vm/check-cppc-$preset.log
-		"$top/tools/vm/run" --name "check-cppc-$preset" --timeout 300 --smp 2 \
+		echo "== selftests in QEMU ($series): ACPI CPPC preset $preset"
+		guest_run "check-cppc-$preset$sfx" 300 --kernel-version "$series" --smp 2 \
 			--cppc "$preset" -- sh selftests/run.sh '25-*.sh'
-		rc=$?
-		[ -s "$log" ] || failed_part "guest did not boot" "$log"
-		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
-		tally "cppc ($preset)" "$log"
+		tally "cppc $series ($preset)" "$build/vm/check-cppc-$preset$sfx.log"
 	done
 fi
 
-if want selftests-debug; then
-	echo "== selftests in QEMU: debug test kernel"
-	log=$build/vm/check-debug.log
-	rm -f "$log"
-	if kdir=$("$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
+if want "selftests-debug$sfx"; then
+	echo "== selftests in QEMU: $series debug test kernel"
+	log=$build/vm/check-debug$sfx.log
+	elog=$build/vm/check-debug-emu$sfx.log
+	if kdir=$(KUNIT_SERIES=$series "$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
 		# KASAN and lockdep under TCG run several times slower: 2
 		# vCPUs (the side-by-side checks of 40 skip), and a lowered
 		# scaling_min_freq judged over 4 s rather than 2.5 s, an idle
@@ -162,59 +191,42 @@ if want selftests-debug; then
 		# the RTC alarm, and the guest slept for good.  null_blk is
 		# built in: its timer completions, for 40's I/O-wait check,
 		# are set here.
-		"$top/tools/vm/run" --name check-debug --timeout 1500 --smp 2 \
+		guest_run "check-debug$sfx" 1500 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--append "null_blk.irqmode=2 null_blk.completion_nsec=200000" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env LIMITS_SETTLE_MS=8000 IDLE_SETTLE_MS=5000 \
 			sh selftests/run.sh '[2-8]0-*.sh' 45-resync.sh 75-no-drop.sh
-		rc=$?
-		[ -s "$log" ] || failed_part "guest did not boot" "$log"
-		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
 		# The emulated machine's hotplug and unload checks under
 		# lockdep, KASAN and kmemleak, on its own (the glob above
 		# cannot take 15 without 10).
-		elog=$build/vm/check-debug-emu.log
-		"$top/tools/vm/run" --name check-debug-emu --timeout 900 --smp 2 \
+		guest_run "check-debug-emu$sfx" 900 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env EMU_ENERGY_TOL=5 sh selftests/run.sh '15-*.sh'
-		rc=$?
-		[ -s "$elog" ] || failed_part "guest did not boot" "$elog"
-		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$elog"
 	else
 		failed_part "debug test kernel did not build" "$log"
-		elog=$build/vm/check-debug-emu.log
 		failed_part "debug test kernel did not build" "$elog"
 	fi
-	tally "selftests (debug kernel)" "$log"
-	tally "emulation (debug kernel)" "$elog"
+	tally "selftests (debug $series)" "$log"
+	tally "emulation (debug $series)" "$elog"
 fi
 
-if want emulation; then
-	echo "== emulation: 15-emulation in an instruction-counted guest"
+if want "emulation$sfx"; then
+	echo "== emulation ($series): 15-emulation in an instruction-counted guest"
 	# Guest time follows executed instructions (--icount), so a slowed
 	# CPU's job takes measurably longer whatever the host is doing; one
-	# vCPU, as icount with several hangs at SMP bring-up here.
-	log=$build/vm/check-emulation.log
-	"$top/tools/vm/run" --name check-emulation --timeout 600 --smp 1 --icount \
+	# vCPU, as icount with several hangs at SMP bring-up (tools/vm/run).
+	guest_run "check-emulation$sfx" 600 --kernel-version "$series" --smp 1 --icount \
 		-- env EMU_TIMING=1 sh selftests/run.sh '15-*.sh'
-	rc=$?
-	[ -s "$log" ] || failed_part "guest did not boot" "$log"
-	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
-	tally "emulation (icount)" "$log"
+	tally "emulation ($series icount)" "$build/vm/check-emulation$sfx.log"
 fi
+done
 
 if want emulation-smp; then
 	echo "== emulation-smp: 16-emulation-smp on two vCPUs without instruction counting"
-	log=$build/vm/check-emulation-smp.log
-	rm -f "$log"
-	"$top/tools/vm/run" --name check-emulation-smp --timeout 600 --smp 2 \
-		-- env EMU_SMP=1 sh selftests/run.sh '16-*.sh'
-	rc=$?
-	[ -s "$log" ] || failed_part "guest did not boot" "$log"
-	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
-	tally "emulation-smp (2 vCPUs)" "$log"
+	guest_run check-emulation-smp 600 --smp 2 -- env EMU_SMP=1 sh selftests/run.sh '16-*.sh'
+	tally "emulation-smp (2 vCPUs)" "$build/vm/check-emulation-smp.log"
 fi
 
 if want compare; then
@@ -233,15 +245,10 @@ fi
 
 if want many-cpus; then
 	echo "== many-cpus: a 16-vCPU guest, per-CPU and shared policies"
-	log=$build/vm/check-many-cpus.log
-	rm -f "$log"
-	"$top/tools/vm/run" --name check-many-cpus --timeout 1800 --smp 16 --mem 4096 \
+	guest_run check-many-cpus 1800 --smp 16 --mem 4096 \
 		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 		-- env SELFTEST_TIMEOUT=1700 sh selftests/run.sh '90-*.sh'
-	rc=$?
-	[ -s "$log" ] || failed_part "guest did not boot" "$log"
-	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
-	tally "many-cpus (16 vCPUs)" "$log"
+	tally "many-cpus (16 vCPUs)" "$build/vm/check-many-cpus.log"
 fi
 
 if want fail-nth; then
@@ -300,11 +307,10 @@ first_kernel_report() { # CONSOLE-LOG
 	n > 3 && l ~ /^=+$|end trace/ { exit }' "$1"
 }
 if [ "$total_f" != 0 ]; then
-	for log in "$build"/vm/check-debian.log "$build"/vm/check-debug.log \
-		"$build"/vm/check-debug-emu.log "$build"/vm/check-emulation.log \
-		"$build"/vm/check-emulation-smp.log \
-		"$build"/vm/check-fail-nth.log "$build"/vm/check-fail-nth-cppc.log \
-		"$build"/vm/check-many-cpus.log; do
+	for log in "$build"/vm/check-debian{,-6.12}.log "$build"/vm/check-debug{,-6.12}.log \
+		"$build"/vm/check-debug-emu{,-6.12}.log "$build"/vm/check-emulation{,-6.12}.log \
+		"$build"/vm/check-emulation-smp.log "$build"/vm/check-many-cpus.log \
+		"$build"/vm/check-fail-nth.log "$build"/vm/check-fail-nth-cppc.log; do
 		[ -s "$log" ] || continue
 		report=$(first_kernel_report "$log")
 		[ -n "$report" ] && printf '# first kernel report in %s:\n%s\n' "${log##*/}" "$report"

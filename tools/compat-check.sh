@@ -4,9 +4,9 @@
 # Fail when a kernel API that changed between 6.1 and the newest LTS is
 # used raw outside compat.h: EXPORT_SYMBOL_NS*() and MODULE_IMPORT_NS()
 # (a bare token before 6.13, a string from then on) and rdmsrl*() (renamed
-# rdmsrq*() in 6.16).  Only 6.1 headers can be had here, so a build
-# cannot catch these; this check can.  Run by make (modules) and by
-# tools/lint.sh.
+# rdmsrq*() in 6.16).  The kernels compiled here, 6.1 and 6.12, both
+# predate these changes, so a build cannot catch a raw use; this check
+# can.  Run by make (modules) and by tools/lint.sh.
 #
 # Usage: tools/compat-check.sh [SOURCE_DIR]   (default: the project)
 # Prints FILE:LINE: TEXT for each use; exit 1 when there is one.

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # make deps: idempotent set-up of a fresh Debian 12 machine for sugov_inv.
-# Installs the Debian packages the project needs, then downloads and
-# unpacks (never installs) Debian's linux-image-amd64 of the same version
-# as linux-headers-amd64 into build/debian/, for the QEMU guest.
+# Installs the Debian packages the project needs, then, for each of
+# Debian 12's two LTS kernels, 6.1 (linux-headers-amd64) and 6.12
+# (linux-headers-6.12-amd64, from bookworm-security), downloads Debian's
+# linux-image of the same version as the headers and unpacks it into
+# build/debian/<release>/ for the QEMU guest (build/debian/6.1 and
+# build/debian/6.12 point there).  The guest boots those unpacked copies.
 #
 # Usage: tools/deps.sh [--quiet] [--check]
 #   --check   install nothing: resolve every command the host-side scripts
@@ -44,9 +47,17 @@ fi
 # apt-get then says they are installed).  A new command in a script
 # needs its line here: tools/deps.sh --check is what make check runs
 # first.
+# linux-headers-6.12-amd64 depends on Debian's linux-image of the same
+# version (or its -unsigned twin), so apt installs that 6.12 image on
+# this machine too: /boot/vmlinuz-6.12.*, its modules and an initramfs,
+# and on a machine with GRUB a new boot entry, the default as the newest.
+# Nothing here boots or loads it; DKMS builds for it, as for any kernel.
 PKGS="
 linux-headers-amd64:/usr/share/doc/linux-headers-amd64
+linux-headers-6.12-amd64:/usr/share/doc/linux-headers-6.12-amd64
 linux-source-6.1:/usr/src/linux-source-6.1.tar.xz
+linux-source-6.12:/usr/src/linux-source-6.12.tar.xz
+lintian:lintian
 qemu-system-x86:qemu-system-x86_64
 busybox-static:/bin/busybox
 cpio:cpio
@@ -154,32 +165,46 @@ fi
 # a test run.
 "$0" --check --quiet || exit 1
 
-# The headers' version decides the guest kernel: modules built against
-# linux-headers-amd64 must load into exactly that vmlinuz.
-kver=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 |
-	sed -n 's/.*linux-headers-\([0-9][^ ,]*-amd64\).*/\1/p')
-[ -n "$kver" ] || { echo "deps: cannot tell the version of linux-headers-amd64" >&2; exit 1; }
-img=$build/debian/$kver
-if [ -s "$img/vmlinuz" ]; then
-	say "Debian kernel $kver already unpacked in ${img#"$top"/}"
-else
-	say "downloading linux-image-$kver (unpacked into ${img#"$top"/}, not installed)"
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	chmod 755 "$tmp"
-	(cd "$tmp" && apt-get download -q "linux-image-$kver" >/dev/null 2>&1 ||
-		{ $SUDO apt-get update -q >/dev/null && apt-get download -q "linux-image-$kver" >/dev/null 2>&1; })
-	deb=$(ls "$tmp"/linux-image-*.deb)
-	mkdir -p "$tmp/x"
-	dpkg-deb -x "$deb" "$tmp/x"
-	rm -rf "$img.new"
-	mkdir -p "$img.new"
-	cp "$tmp/x/boot/vmlinuz-$kver" "$img.new/vmlinuz"
-	cp "$tmp/x/boot/config-$kver" "$img.new/config"
-	cp -a "$tmp/x/lib/modules/$kver" "$img.new/modules"
-	rm -rf "$img"
-	mv "$img.new" "$img"
-fi
-ln -sfn "$kver" "$build/debian/current"
-echo "$kver" > "$build/debian/kver"
-say "guest kernel: ${img#"$top"/}/vmlinuz, headers: /usr/src/linux-headers-$kver"
+# unpack SERIES META: the headers' version decides the guest kernel
+# (modules built against META's headers must load into exactly that
+# vmlinuz): download that linux-image (apt's cache has it when apt just
+# installed it) and unpack it into build/debian/<release>, never install
+# it; build/debian/SERIES points there.
+tmp=
+trap 'rm -rf "$tmp"' EXIT
+unpack() {
+	local series=$1 meta=$2 kver img deb
+	kver=$(dpkg-query -W -f='${Depends}' "$meta" |
+		sed -n 's/.*linux-headers-\([0-9][^ ,]*-amd64\).*/\1/p')
+	[ -n "$kver" ] || { echo "deps: cannot tell the version of $meta" >&2; exit 1; }
+	img=$build/debian/$kver
+	mkdir -p "$build/debian"
+	if [ -s "$img/vmlinuz" ]; then
+		say "Debian $series kernel $kver already unpacked in ${img#"$top"/}"
+	else
+		say "unpacking linux-image-$kver (from apt's cache or downloaded) into ${img#"$top"/}, not installing it"
+		tmp=$(mktemp -d)
+		chmod 755 "$tmp"
+		deb=$(ls /var/cache/apt/archives/"linux-image-${kver}_$(dpkg-query -W -f='${Version}' "linux-headers-$kver" | sed 's/:/%3a/')_amd64.deb" 2>/dev/null) ||
+			{ (cd "$tmp" && apt-get download -q "linux-image-$kver" >/dev/null 2>&1 ||
+				{ $SUDO apt-get update -q >/dev/null && apt-get download -q "linux-image-$kver" >/dev/null 2>&1; }) &&
+			deb=$(ls "$tmp"/linux-image-*.deb); } ||
+			{ echo "deps: cannot download linux-image-$kver" >&2; exit 1; }
+		mkdir -p "$tmp/x"
+		dpkg-deb -x "$deb" "$tmp/x"
+		rm -rf "$img.new"
+		mkdir -p "$img.new"
+		cp "$tmp/x/boot/vmlinuz-$kver" "$img.new/vmlinuz"
+		cp "$tmp/x/boot/config-$kver" "$img.new/config"
+		cp -a "$tmp/x/lib/modules/$kver" "$img.new/modules"
+		rm -rf "$img" "$tmp"
+		mv "$img.new" "$img"
+	fi
+	ln -sfn "$kver" "$build/debian/$series"
+	say "guest kernel $series: ${img#"$top"/}/vmlinuz, headers: /usr/src/linux-headers-$kver"
+}
+unpack 6.1 linux-headers-amd64
+unpack 6.12 linux-headers-6.12-amd64
+# The default guest, 6.1, under the names the scripts used before 6.12.
+ln -sfn "$(readlink "$build/debian/6.1")" "$build/debian/current"
+readlink "$build/debian/6.1" > "$build/debian/kver"

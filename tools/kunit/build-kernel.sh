@@ -3,7 +3,8 @@
 #
 # Build (or reuse) the sugov_inv KUnit test kernel.
 #
-# Unpacks Debian's linux-source-6.1 tarball into build/kunit/, configures it
+# Unpacks Debian's linux-source-6.1 tarball into build/kunit/ (6.12's into
+# build/kunit-6.12/, with KUNIT_SERIES=6.12), configures it
 # from alldefconfig + tools/kunit/sugov_inv.config (merge_config.sh, as
 # kunit.py does) and builds bzImage and the tree state that out-of-tree
 # modules need (Module.symvers, scripts, generated headers), so that
@@ -18,8 +19,10 @@
 # Usage: build-kernel.sh [-q]
 #   -q        print only the kernel directory on stdout (for scripts)
 # Environment:
-#   KUNIT_SRC_TAR  linux-source tarball (/usr/src/linux-source-6.1.tar.xz)
-#   KUNIT_BUILD    build tree (<project>/build/kunit)
+#   KUNIT_SERIES   kernel series, 6.1 (default) or 6.12: Debian 12's two LTS
+#   KUNIT_SRC_TAR  linux-source tarball (/usr/src/linux-source-SERIES.tar.xz)
+#   KUNIT_BUILD    build tree of 6.1 (<project>/build/kunit); another
+#                  series builds beside it, in KUNIT_BUILD-SERIES
 #   KUNIT_JOBS     make -j value (2: the machine is shared)
 #
 # Prints the kernel tree path as the last stdout line.  Exit status 0 on
@@ -29,8 +32,10 @@ set -eu
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FRAG="$ROOT/tools/kunit/sugov_inv.config"
-TAR=${KUNIT_SRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
+SERIES=${KUNIT_SERIES:-6.1}
+TAR=${KUNIT_SRC_TAR:-/usr/src/linux-source-$SERIES.tar.xz}
 BUILD=${KUNIT_BUILD:-$ROOT/build/kunit}
+[ "$SERIES" = 6.1 ] || BUILD=$BUILD-$SERIES
 JOBS=${KUNIT_JOBS:-2}
 QUIET=0
 [ "${1:-}" = "-q" ] && QUIET=1
@@ -48,7 +53,7 @@ die() {
 	exit 1
 }
 
-[ -r "$TAR" ] || die "no kernel source tarball at $TAR (apt-get install linux-source-6.1)"
+[ -r "$TAR" ] || die "no kernel source tarball at $TAR (apt-get install linux-source-$SERIES, or make deps)"
 [ -r "$FRAG" ] || die "no config fragment at $FRAG"
 
 # The tarball holds one top directory (linux-source-6.1); read its name
@@ -94,9 +99,22 @@ log="$BUILD/build.log"
 
 # merge_config.sh only warns when a value was dropped (unmet dependency,
 # misspelt symbol); a test kernel silently missing lockdep or KASAN would
-# pass everything, so treat any mismatch as an error.
+# pass everything, so treat any mismatch as an error.  The exception: a
+# symbol a newer kernel removed because what it selected became the
+# default, named here with the release that removed it:
+#   UBSAN_SANITIZE_ALL  6.9, "ubsan: Remove CONFIG_UBSAN_SANITIZE_ALL"
+#                       (UBSAN now instruments the whole kernel)
+removed="UBSAN_SANITIZE_ALL"
 missing=0
 grep -E '^CONFIG_[A-Z0-9_]+=' "$FRAG" | while IFS= read -r line; do
+	sym=${line%%=*}
+	sym=${sym#CONFIG_}
+	case " $removed " in *" $sym "*)
+		grep -rqx --include='Kconfig*' "config $sym" "$KDIR" || {
+			echo "build-kernel: CONFIG_$sym is gone from this kernel (its default now)" >&2
+			continue
+		} ;;
+	esac
 	grep -qxF "$line" "$KDIR/.config" || {
 		echo "build-kernel: $line did not survive into .config" >&2
 		exit 1

@@ -27,8 +27,11 @@
 # KUnit module loads fine whatever its results.
 #
 # Environment:
-#   KUNIT_BUILD     kernel cache (<tree>/build/kunit)
-#   KUNIT_OUT       results, logs, initramfs (<tree>/build/kunit)
+#   KUNIT_SERIES    kernel series of the test kernel: 6.1 (default) or 6.12
+#   KUNIT_BUILD     kernel cache (<tree>/build/kunit; for 6.12, the
+#                   directory beside it named KUNIT_BUILD-6.12)
+#   KUNIT_OUT       results, logs, initramfs (<tree>/build/kunit, or
+#                   <tree>/build/kunit-6.12)
 #   KUNIT_OBJ       module object dir ($KUNIT_OUT/obj)
 #   KUNIT_KMEMLEAK  0: skip the leak scan (saves ~15 s)
 #   KUNIT_TIMEOUT   guest time limit, s (240)
@@ -39,8 +42,11 @@
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${KUNIT_BUILD:-$ROOT/build/kunit}
-OUT=${KUNIT_OUT:-$ROOT/build/kunit}
+SERIES=${KUNIT_SERIES:-6.1}
+sfx=
+[ "$SERIES" = 6.1 ] || sfx=-$SERIES
+BUILD=${KUNIT_BUILD:-$ROOT/build/kunit}$sfx
+OUT=${KUNIT_OUT:-$ROOT/build/kunit$sfx}
 OBJ=${KUNIT_OBJ:-$OUT/obj}
 TIMEOUT=${KUNIT_TIMEOUT:-240}
 SMP=${KUNIT_SMP:-2}
@@ -108,7 +114,8 @@ t_vm=$(now)
 # oops=panic: a crashing case ends the run at once (KUnit would wait 300 s
 # for the dead case); loglevel=7 puts KUnit's output on the console too.
 CMDLINE="console=ttyS0 rdinit=/init panic=-1 oops=panic loglevel=7"
-CMDLINE="$CMDLINE tsc=nowatchdog 8250.nr_uarts=2"
+# no_timer_check: see tools/vm/run.
+CMDLINE="$CMDLINE tsc=nowatchdog no_timer_check 8250.nr_uarts=2"
 # shellcheck disable=SC2086
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 $bios \
 	-accel tcg,thread=multi -cpu "$CPU" -smp "$SMP" -m "$MEM" \

@@ -18,7 +18,7 @@ krel=${3:-}
 
 # depmod lives in /usr/sbin, which only root's PATH has.
 [ "$(id -u)" = 0 ] || PATH=$PATH:/usr/sbin:/sbin
-for c in depmod ldd cpio gzip; do
+for c in depmod ldd cpio gzip xz; do
 	command -v "$c" >/dev/null || { echo "mkinitramfs: $c not found: run make deps (tools/deps.sh --check names the package)" >&2; exit 1; }
 done
 
@@ -75,6 +75,9 @@ if [ -n "$kmods" ]; then
 			-o -name 'null_blk.ko*' -o -name 'configfs.ko*'); do
 		cp --parents "$m" "$dst"
 	done)
+	# Debian's 6.12 modules are xz-compressed, which busybox modprobe
+	# cannot load: store them plain (depmod then indexes the .ko).
+	find "$dst" -name '*.ko.xz' -exec xz -d {} +
 	for f in modules.builtin modules.builtin.modinfo modules.order; do
 		[ -f "$kmods/$f" ] && cp "$kmods/$f" "$dst"
 	done
