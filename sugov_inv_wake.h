@@ -21,6 +21,15 @@
 
 #include "sugov_inv_est.h"
 
+/*
+ * How long a memory lasts, in idle_restore_us: a memory is taken at the
+ * first wake-up at least idle_restore_us into a gap, so it bridges gaps
+ * up to six times idle_restore_us (120 ms by default) wherever timers
+ * split them, while a CPU whose load has ended drops it at its first long
+ * idle stretch this much after the first.
+ */
+#define SUGOV_INV_WAKE_AGE_RESTORES	5
+
 /**
  * struct sugov_inv_wake - one CPU's memory across idle stretches
  * @pre: the estimate when the CPU last went into a long idle stretch
@@ -33,6 +42,7 @@
  * @ran_tick: the CPU has run for a tick without idling since its last
  *	long idle stretch began (so @pre, taken at the next one, describes a
  *	real run, not a wake-up of a few microseconds)
+ * @taken_ns: hook time of the window @pre was taken at
  * @pending: a long idle stretch ended and the CPU has not yet run for a
  *	tick since: @pre waits to be restored
  */
@@ -40,6 +50,7 @@ struct sugov_inv_wake {
 	struct sugov_inv_est pre;
 	u64 run_start_ns;
 	u64 busy_ns;
+	u64 taken_ns;
 	bool ran_tick;
 	bool pending;
 };
@@ -56,13 +67,17 @@ struct sugov_inv_wake {
  *
  * A window with idle time moves @w->run_start_ns to its end: where in the
  * window the idle time fell is not known, so the run is counted from
- * there, never longer than it was.  One with at least @restore_us of idle time is a long idle
- * stretch: it takes @est as the memory when the CPU ran a tick since the
- * last one (a CPU that only woke briefly in between keeps the older
- * memory, which the wake-ups would otherwise replace with an estimate
- * the stretch has already decayed) and marks the memory pending.  The busy
- * time of windows with idle time is counted from there, for
- * sugov_inv_wake_restore().
+ * there, never longer than it was.  One with at least @restore_us of idle
+ * time is a long idle stretch: it takes @est as the memory when the CPU
+ * ran a tick since the last one (a CPU that only woke briefly in between
+ * keeps the older memory, which the wake-ups would otherwise replace with
+ * an estimate the stretch has already decayed) and marks the memory
+ * pending.  A memory older than SUGOV_INV_WAKE_AGE_RESTORES times
+ * @restore_us is dropped instead: a gap in a bursty load may hold a
+ * timer's wake-up, but a CPU whose load has ended only wakes briefly, and
+ * would otherwise hold that load's frequency at every wake-up until it
+ * next ran a tick.  The busy time of windows with idle time is counted
+ * from there, for sugov_inv_wake_restore().
  *
  * Context: any.
  */
@@ -82,11 +97,18 @@ static inline void sugov_inv_wake_note(struct sugov_inv_wake *w,
 		w->busy_ns += busy_ns;
 		return;
 	}
-	if (w->ran_tick)
+	w->busy_ns = busy_ns;
+	if (w->ran_tick) {
 		w->pre = *est;
+		w->taken_ns = now_ns;
+	} else if (now_ns - w->taken_ns >
+		   (u64)SUGOV_INV_WAKE_AGE_RESTORES * restore_us * NSEC_PER_USEC) {
+		w->pre = (struct sugov_inv_est){ };
+		w->pending = false;
+		return;
+	}
 	w->ran_tick = false;
 	w->pending = true;
-	w->busy_ns = busy_ns;
 }
 
 /**

@@ -32,6 +32,12 @@
  *    run of centuries)
  *  - a memory kept after a tick's worth of short runs (a periodic load
  *    holds the frequency of a run long gone)
+ *  - a memory re-armed at every long idle (a CPU whose load has ended
+ *    holds its frequency at every timer wake-up)
+ *  - a memory expired at the first brief wake-up (a gap of a bursty load
+ *    with a timer in it restores nothing)
+ *  - the age bound's > turned into >= (a memory of exactly the bound's
+ *    age dropped), or the bound doubled (one just older kept)
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -97,6 +103,35 @@ static const struct wake_case wake_cases[] = {
 			{ 1125300, 5000, 0, 50, 170, 640 },
 		},
 	}, {
+		.name = "after the load ends, brief wake-ups drop the hold",
+		.restore_us = 20000,
+		.steps = {
+			{ 1000000, 10000, 0, 600, 620, 620 },
+			{ 1040000, 40000, 0, 620, 700, 700 },
+			/* the load ends; 100 us timer wake-ups 50 ms apart */
+			{ 1090100, 50100, 50000, 700, 300, 300, true, true },
+			/* a gap's timer, 50 and 100 ms after: still held */
+			{ 1140100, 50000, 49900, 300, 150, 150, true, true },
+			{ 1190100, 50000, 49900, 150, 80, 80, true, true },
+			/* 150 ms after: the memory has expired */
+			{ 1240100, 50000, 49900, 80, 40, 40 },
+			/* a real run later has nothing to restore */
+			{ 1245100, 5000, 0, 40, 150, 150 },
+			/* and is remembered at the next idle */
+			{ 1295200, 50100, 50000, 150, 70, 70, true, true },
+		},
+	}, {
+		.name = "a memory just older than 5 idle_restore_us is gone",
+		.restore_us = 20000,
+		.steps = {
+			{ 1000000, 10000, 0, 600, 620, 620 },
+			{ 1010000, 10000, 0, 620, 640, 640 },
+			{ 1060100, 50100, 50000, 640, 330, 330, true, true },
+			/* 100.001 ms after it was taken */
+			{ 1160101, 100001, 100000, 330, 50, 50 },
+			{ 1165101, 5000, 0, 50, 170, 170 },
+		},
+	}, {
 		.name = "an idle shorter than idle_restore_us is no stretch",
 		.restore_us = 20000,
 		.steps = {
@@ -128,9 +163,9 @@ static const struct wake_case wake_cases[] = {
 		.name = "no real run before the idle: nothing to restore",
 		.restore_us = 20000,
 		.steps = {
-			/* only wake-ups of 1 ms */
-			{ 1050000, 50000, 49000, 0, 20, 20, true, true },
-			{ 1100000, 50000, 49000, 20, 30, 30, true, true },
+			/* only wake-ups of 1 ms: no memory to keep */
+			{ 1050000, 50000, 49000, 0, 20, 20 },
+			{ 1100000, 50000, 49000, 20, 30, 30 },
 			{ 1106000, 5000, 0, 30, 120, 120 },
 		},
 	}, {
