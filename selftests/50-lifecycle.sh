@@ -242,6 +242,24 @@ growth=$(slab_steady_growth /tmp/sgt-slab0 /tmp/sgt-slab1 /tmp/sgt-slab2)
 limit=$((CYCLES * 2 / 5))
 worst=$(echo "$growth" | awk 'NR == 1 { w = $2 } END { print w + 0 }')
 ktap_diag "SUnreclaim: $before kB before, $after kB after; steady slab growth (per half): $(echo "$growth" | head -n 4 | tr '\n' ' ')"
+# kmalloc-8 (kernfs and module names, freed partly through RCU) has
+# passed the limit in both halves in fresh-clone runs on a loaded host
+# (118, 284 objects) while kmemleak on the debug kernel found nothing:
+# a suspect is measured over a third half, where a leak grows again.
+if [ "$worst" -ge "$limit" ]; then
+	suspects=$(echo "$growth" | awk -v l="$limit" '$2 >= l { print $1 }')
+	ktap_diag "suspects after $CYCLES cycles: $(echo $suspects); $((CYCLES / 2)) more"
+	i=0
+	while [ $i -lt $((CYCLES / 2)) ]; do
+		one_cycle $i || { fails=$((fails + 1)); unload_all; insmod $VC_KO preset=epyc-7742; }
+		i=$((i + 1))
+	done
+	slab_snapshot /tmp/sgt-slab3
+	growth=$(slab_steady_growth /tmp/sgt-slab1 /tmp/sgt-slab2 /tmp/sgt-slab3 |
+		awk -v s=" $(echo $suspects) " 'index(s, " " $1 " ")')
+	worst=$(echo "$growth" | awk 'NR == 1 { w = $2 } END { print w + 0 }')
+	ktap_diag "the suspects over the second and third halves: $(echo "$growth" | tr '\n' ' ')"
+fi
 ktap_result "no slab cache grows steadily over the cycles (largest: ${worst} objects per $((CYCLES / 2)) cycles, limit $limit)" \
 	$([ "$worst" -lt "$limit" ]; echo $?)
 # Catches: the same leaks, to the byte, on a kernel with kmemleak.

@@ -425,7 +425,7 @@ static const struct file_operations vcpufreq_reset_fops = {
  * 6.1's __cpufreq_driver_target() does when an update_util hook's
  * cpufreq_driver_resolve_freq() overwrites policy->cached_resolved_idx
  * between its resolve and its ->target_index call, made deterministic for
- * the governor's resync test (selftests/40-resync.sh).
+ * the governor's resync test (selftests/45-resync.sh).
  */
 static u32 vcpufreq_fail_khz;
 
