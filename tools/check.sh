@@ -40,8 +40,8 @@
 #      configurations x 3 short workloads x 2 repetitions under icount)
 # many-cpus (selftests/90-many-cpus.sh in a 16-vCPU guest: per-CPU and
 # shared policies, switch, tunables, half the CPUs hotplugged; about 2.5
-# minutes) runs only when CHECK_ONLY names it: on the newest main its
-# per-CPU idle-drop check (test 4) failed 2 runs of 2.
+# minutes) runs only when CHECK_ONLY names it: 16 vCPUs on a 2-core host
+# are the part of the rig most exposed to the host's load.
 # fail-nth (selftests/85-fail-nth.sh on the debug test kernel: every
 # allocation of each administrator operation failed in turn, and its
 # freq_invariance probe part again in an ACPI CPPC guest) runs only when
