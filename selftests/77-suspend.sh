@@ -18,7 +18,8 @@
 #    there when the tasks thaw),
 #  - and no kernel report (WARN, BUG, lockdep, KASAN).
 # For per-CPU policies and for one shared policy (vcpufreq's epyc-7742
-# preset).  Runtime about 3 minutes under TCG with 2 vCPUs.
+# preset).  Runtime 6 to 8 minutes for 20 cycles under TCG with 2
+# vCPUs on a loaded 2-core host (354 to 508 s measured).
 #
 # Why S3 and not suspend-to-idle ("rtcwake -m freeze"): QEMU raises the
 # RTC alarm's wake event only for a guest in S3 (qemu_system_wakeup_request()
