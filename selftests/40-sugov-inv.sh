@@ -448,7 +448,9 @@ check_noinv_climb() {
 # it is a module in Debian's kernel and built in, set up from the command
 # line (null_blk.irqmode=2), in the debug test kernel; skipped without
 # either.  A tick without a wake-up restarts the boost, and a loaded TCG
-# host delays completions, so only the way to 1/2 is required.
+# host delays completions, so only the way to 1/2 is required: three
+# boosted decisions at least (1/8, 1/4, 1/2; the debug kernel made four
+# in one run, where five were asked before).
 nullb_timer() { [ "$(cat /sys/module/null_blk/parameters/irqmode 2>/dev/null)" = 2 ]; }
 check_iowait() {
 	nullb_loaded=0
@@ -466,7 +468,7 @@ check_iowait() {
 			END { print n + 0, max + 0, odd + 0 }' /tmp/sgi-trace)
 		ktap_diag "iowait: $1 decisions boosted, highest boost $2, $3 not a power-of-two step of 128"
 		ktap_result "I/O-wait wake-ups boost util from 1/8, doubling (at least to 1/2)" \
-			$([ "$1" -ge 5 ] && [ "$2" -ge 512 ] && [ "$3" = 0 ]; echo $?)
+			$([ "$1" -ge 3 ] && [ "$2" -ge 512 ] && [ "$3" = 0 ]; echo $?)
 		[ $nullb_loaded = 0 ] || rmmod null_blk
 	else
 		ktap_skip "I/O-wait wake-ups boost util from 1/8, doubling (at least to 1/2)" "no null_blk in the guest with irqmode=2"
