@@ -72,10 +72,7 @@ hotplug_cycle() {
 insmod $FI_KO && insmod $SG_KO || ktap_diag "modules do not load"
 for fs in 1 0; do
 	tag="fast_switch=$fs"
-	if ! insmod $VC_KO preset=epyc-7742 shared=1 fast_switch=$fs; then
-		for i in 1 2 3 4; do ktap_fail "$tag: vcpufreq loads"; done
-		continue
-	fi
+	epyc_load "$tag" 4 shared=1 fast_switch=$fs || continue
 	set_all scaling_governor performance
 	load_start --cpu "$NCPU"
 	# Catches: start() zeroing the estimate and the first hook call

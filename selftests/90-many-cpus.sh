@@ -39,10 +39,8 @@ insmod $FI_KO && insmod $SG_KO || ktap_diag "modules do not load"
 
 for cfg in "per-CPU policies:" "one shared policy:shared=1"; do
 	tag=${cfg%%:*}
-	if ! insmod $VC_KO preset=epyc-7742 ${cfg#*:}; then
-		for i in 1 2 3 4; do ktap_fail "$tag: vcpufreq loads"; done
-		continue
-	fi
+	# shellcheck disable=SC2086
+	epyc_load "$tag" 4 ${cfg#*:} || continue
 	ktap_diag "$tag: $(active_policies | wc -l) policies"
 	# From another governor that runs a kthread per policy too
 	set_all scaling_governor schedutil

@@ -57,6 +57,20 @@ online_cpus() {
 }
 
 # CPUs that can be taken offline (x86 keeps the boot CPU: no online file).
+# epyc_load TAG N ARGS...: vcpufreq with the epyc-7742 preset and ARGS;
+# when it does not load, the N checks of TAG's layout fail, and so does
+# the call (the caller skips to its next layout).
+epyc_load() {
+	_tag=$1 _n=$2
+	shift 2
+	insmod $VC_KO preset=epyc-7742 "$@" && return 0
+	while [ "$_n" -gt 0 ]; do
+		ktap_fail "$_tag: vcpufreq loads"
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
 hotplug_cpus() {
 	for d in $CPUSYS/cpu[0-9]*; do
 		[ -f "$d/online" ] && echo "${d##*cpu}"
