@@ -13,6 +13,9 @@
 # to skip), each a boot of its own with N vCPUs; one table
 # (tools/bench/scale.py).
 # BENCH_HOOK=0 skips the first two boots (the scaling table alone).
+# Last, the memory a governor's start takes (tools/bench/mem.sh): one
+# boot per CPU count in BENCH_MEM (default "4 16"; empty to skip),
+# without instruction counting (slab counts do not depend on time).
 #
 # Usage: tools/bench.sh [ROUNDS (3)] [CALLS (10000)]
 set -euo pipefail
@@ -66,3 +69,8 @@ for n in $scale; do
 done
 [ ${#logs[@]} = 0 ] || "$top/tools/bench/scale.py" "${logs[@]}" | tee "$build/vm/bench-scale.txt"
 
+for n in ${BENCH_MEM-4 16}; do
+	"$top/tools/vm/run" --name "bench-mem-n$n" --smp "$n" --mem $((2048 + n * 16)) --timeout 1800 \
+		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 -- sh tools/bench/mem.sh |
+		grep --line-buffered '^MEM' || true
+done

@@ -5,7 +5,7 @@ boot with N vCPUs in one shared policy, tools/bench.sh), the cost of one
 full evaluation (rate_limit_us 0) of sugov_inv and of schedutil in
 instructions (report.py's method: the hook loop's time over
 performance's, per call, median over the rounds) and their growth per
-added CPU.
+added CPU, between consecutive N and as one least-squares line.
 
 Usage: scale.py CONSOLE_LOG...
 """
@@ -62,7 +62,25 @@ def main() -> int:
                 steps.append(f"{lo.cpus}->{hi.cpus}: "
                              f"{(y - x) / (hi.cpus - lo.cpus):.0f}")
         print(f"{g.split('-')[0]} per added CPU: {', '.join(steps) or '-'}")
+    for g in govs:
+        print(fit(g, [(r.cpus, r.insn[g]) for r in rows if r.insn.get(g)]))
     return 0
+
+
+def fit(name: str, points: list[tuple[int, float]]) -> str:
+    """Least-squares line a + b * N over the points, and its worst miss.
+
+    A cost linear in N misses by about the rounds' spread at every N; a
+    quadratic one bends away from the line, most at the ends.
+    """
+    gov = name.split('-')[0]
+    if len(points) < 3:
+        return f"{gov} fit: fewer than 3 CPU counts"
+    xs, ys = zip(*points)
+    b, a = statistics.linear_regression(xs, ys)
+    miss = max(abs(y - (a + b * x)) / y for x, y in points)
+    return (f"{gov} fit: {a:.0f} + {b:.1f} * N instructions,"
+            f" worst miss {100 * miss:.0f} %")
 
 
 if __name__ == "__main__":
