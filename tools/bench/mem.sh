@@ -28,12 +28,12 @@ mkdir -p $tmp
 meminfo_kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
 # snap FILE: "cache active_objects object_size" of those caches, and
-# "KernelStack 1 bytes".
+# "KernelStack bytes 1" (its change printed as bytes(bytes)).
 snap() {
 	slab_snapshot "$1.all"
 	awk 'NR > 2 && $1 ~ /^(kmalloc-|kernfs_|task_struct$|pid$|signal_cache$|sighand_cache$)/ {
 		print $1, $2, $4 }' /proc/slabinfo >"$1"
-	echo "KernelStack 1 $(($(meminfo_kb KernelStack) * 1024))" >>"$1"
+	echo "KernelStack $(($(meminfo_kb KernelStack) * 1024)) 1" >>"$1"
 }
 
 # delta A B: "cache bytes objects" for every cache that changed.
