@@ -698,6 +698,7 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 	struct sugov_inv_policy_data *sgp = policy->governor_data;
 	void (*hook)(struct update_util_data *data, u64 time,
 		     unsigned int flags);
+	struct sugov_inv_cpu **link = &sgp->first_cpu;
 	struct freq_inv_caps caps;
 	unsigned int cpu, nocaps = 0;
 	bool keep;
@@ -736,6 +737,10 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 			sgc->cpu = cpu;
 		}
 		WRITE_ONCE(sgc->sgp, sgp);
+		/* The evaluation's walk over the CPUs, in cpumask order */
+		sgc->next_in_policy = NULL;
+		*link = sgc;
+		link = &sgc->next_in_policy;
 
 		if (freq_inv_get_caps(cpu, &caps))
 			nocaps++;

@@ -89,6 +89,8 @@ struct sugov_inv_tunables {
 	unsigned int task_util;
 };
 
+struct sugov_inv_cpu;
+
 /**
  * struct sugov_inv_policy_data - the governor's state for one cpufreq policy
  * @policy: the cpufreq policy
@@ -139,6 +141,10 @@ struct sugov_inv_tunables {
  *	the last stop (process context only: start and stop are serialized by
  *	the policy's rwsem)
  * @stop_ns: CLOCK_BOOTTIME of the last sugov_inv_stop(), ns
+ * @first_cpu: the first of policy->cpus, whose @next_in_policy links the
+ *	rest in cpumask order (set by sugov_inv_start() before the hooks are
+ *	added; the core changes policy->cpus only while the governor is
+ *	stopped)
  */
 struct sugov_inv_policy_data {
 	struct cpufreq_policy *policy;
@@ -167,6 +173,7 @@ struct sugov_inv_policy_data {
 
 	unsigned long stop_seq;
 	u64 stop_ns;
+	struct sugov_inv_cpu *first_cpu;
 };
 
 /**
@@ -255,6 +262,9 @@ struct sugov_inv_stats {
  *	windows, read by its own evaluations)
  * @owner: the policy data that last stopped on this CPU (only compared)
  * @kept_seq: @owner's stop_seq at that stop
+ * @next_in_policy: the next CPU of the policy (NULL after the last): the
+ *	evaluation walks this list instead of searching policy->cpus for
+ *	each CPU (struct sugov_inv_policy_data::first_cpu)
  * @stats: debugfs counters
  *
  * Serialized by the CPU's rq lock (every hook call for this CPU holds it),
@@ -284,6 +294,7 @@ struct sugov_inv_cpu {
 	struct sugov_inv_wake wake;
 	struct sugov_inv_policy_data *owner;
 	unsigned long kept_seq;
+	struct sugov_inv_cpu *next_in_policy;
 	struct sugov_inv_stats stats;
 };
 
