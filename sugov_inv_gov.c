@@ -272,7 +272,6 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	struct sugov_inv_in in = { };
 	struct sugov_inv_out out;
 	struct sugov_inv_settle settle;
-	struct freq_inv_caps fresh;
 	enum sugov_inv_reason reason;
 	unsigned int cached_raw;
 	bool request;
@@ -294,8 +293,8 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	 * old) and after a limits change, which must apply at once.
 	 */
 	if (unlikely(sgc->cpu != smp_processor_id() || sgp->need_freq_update)) {
-		sugov_inv_get_caps(sgc->cpu, policy, &fresh);
-		caps = &fresh;
+		sugov_inv_get_caps(sgc->cpu, policy, &sgp->fresh_caps);
+		caps = &sgp->fresh_caps;
 	}
 	in.fmax = READ_ONCE(tunables->freq_max_policy);
 	in.headroom_pct = READ_ONCE(tunables->headroom_pct);

@@ -141,6 +141,11 @@ struct sugov_inv_cpu;
  *	the last stop (process context only: start and stop are serialized by
  *	the policy's rwsem)
  * @stop_ns: CLOCK_BOOTTIME of the last sugov_inv_stop(), ns
+ * @fresh_caps: the caps an evaluation reads afresh (sugov_inv_evaluate()),
+ *	serialized as the policy's evaluations are (@update_lock when
+ *	shared, else the CPU's rq lock).  Here rather than on the hook's
+ *	stack, where kernels built with INIT_STACK_ALL_ZERO (Debian's) would
+ *	zero it, and the stack protector guard it, at every evaluation.
  * @first_cpu: the first of policy->cpus, whose @next_in_policy links the
  *	rest in cpumask order (set by sugov_inv_start() before the hooks are
  *	added; the core changes policy->cpus only while the governor is
@@ -173,6 +178,7 @@ struct sugov_inv_policy_data {
 
 	unsigned long stop_seq;
 	u64 stop_ns;
+	struct freq_inv_caps fresh_caps;
 	struct sugov_inv_cpu *first_cpu;
 };
 
