@@ -279,7 +279,7 @@ struct sugov_inv_stats {
  * @last_update.  Only the CPU itself measures (@sample, @win): the
  * counters can only be read locally.  On a shared policy it measures
  * outside update_lock into a copy of @win and writes @win, @sampled and
- * @measured under the lock (sugov_inv_update_shared()).
+ * @measured under the lock (sugov_inv_measure_shared()).
  */
 struct sugov_inv_cpu {
 	struct update_util_data update_util;
