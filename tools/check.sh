@@ -40,7 +40,7 @@
 #      configurations x 3 short workloads x 2 repetitions under icount)
 #   9. many-cpus: selftests/90-many-cpus.sh in a 16-vCPU guest: per-CPU
 #      and shared policies, switch, tunables, half the CPUs hotplugged
-#      (about 2 minutes; 3 min 17 s with make deps at a load average of 22)
+#      (62 s with make deps at a load average of 6, 3 min 17 s at 22)
 # fail-nth (selftests/85-fail-nth.sh on the debug test kernel: every
 # allocation of each administrator operation failed in turn, and its
 # freq_invariance probe part again in an ACPI CPPC guest) runs only when
