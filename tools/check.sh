@@ -201,7 +201,10 @@ if want "selftests-debug$sfx"; then
 		# CPU's drop over 5 s rather than 3 s, as this shell's own
 		# work keeps a CPU busy for longer.  77-suspend is not here:
 		# a debug kernel's S3 entry on a loaded host once outlasted
-		# the RTC alarm, and the guest slept for good.  null_blk is
+		# the RTC alarm, and the guest slept for good; with a 10 s
+		# alarm (SUSPEND_WAKE_S=10) the per-CPU layout's 3 sleeps
+		# passed, but the shared one did not end within the guest's
+		# 25 minutes on a host at a load of 20 (2026-12-02).  null_blk is
 		# built in: its timer completions, for 40's I/O-wait check,
 		# are set here.
 		guest_run "check-debug$sfx" 1500 --smp 2 \
@@ -274,7 +277,10 @@ if want fail-nth; then
 	log=$build/vm/check-fail-nth.log
 	clog=$build/vm/check-fail-nth-cppc.log
 	rm -f "$log" "$clog"
-	limit=1500 climit=600
+	# On a host at a load of 10 to 28 (2026-12-02) the subset had not
+	# ended after 40 minutes in the Intel guest (the shared policy's
+	# hotplug sweeps left) and took 15 in the CPPC one
+	limit=3600 climit=1500
 	[ "$full" = 1 ] && limit=7200 climit=1800
 	if kdir=$("$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
 		# An Intel model: freq_invariance's MSR backend probes.  A
