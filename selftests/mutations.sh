@@ -125,9 +125,10 @@ run_one "tunables: the last user's files removed after gov_attr_set_put() destro
 run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $D \
 	'/^void sugov_inv_debugfs_exit(/,/^}/ s/^\tdebugfs_remove_recursive(sugov_inv_debugfs);$/\t(void)sugov_inv_debugfs;/' 50-lifecycle
 
-# Failure paths (85-fail-nth, the governor-switch group, debug kernel):
-# a planted missing unwind, the policy data not freed when the worker or
-# the tunables cannot be had; kmemleak finds it after the sweep.
+# Failure paths (85-fail-nth, the governor-switch group, debug kernel,
+# the subset of points make check fails): a planted missing unwind, the
+# policy data not freed when the worker or the tunables cannot be had;
+# kmemleak finds it after the sweep.
 run_one "fail-nth: sugov_inv_init() does not free its policy data on a failure" $G \
 	'/^free_sgp:$/,/^disable_fast_switch:$/ s/^\tkfree(sgp);$/\t(void)sgp;/' 85-fail-nth debug \
 	FAILNTH_OPS=gov SELFTEST_TIMEOUT=3000
