@@ -272,7 +272,6 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	struct sugov_inv_in in = { };
 	struct sugov_inv_out out;
 	struct sugov_inv_settle settle;
-	struct freq_inv_caps fresh;
 	enum sugov_inv_reason reason;
 	unsigned int cached_raw;
 	bool request;
@@ -294,8 +293,8 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	 * old) and after a limits change, which must apply at once.
 	 */
 	if (unlikely(sgc->cpu != smp_processor_id() || sgp->need_freq_update)) {
-		sugov_inv_get_caps(sgc->cpu, policy, &fresh);
-		caps = &fresh;
+		sugov_inv_get_caps(sgc->cpu, policy, &sgp->fresh_caps);
+		caps = &sgp->fresh_caps;
 	}
 	in.fmax = READ_ONCE(tunables->freq_max_policy);
 	in.headroom_pct = READ_ONCE(tunables->headroom_pct);
@@ -467,37 +466,44 @@ static void sugov_inv_update_single(struct update_util_data *hook, u64 time,
 }
 
 /*
- * A shared policy's hook past its lockless rate-limited return.  The
- * window is measured before update_lock, into a copy (the clock reads,
- * APERF/MPERF and the estimator's divisions, with IRQs off but without
- * holding up the policy's other CPUs), and only copied in under it.
+ * A shared policy's CPU measures its window before update_lock, into a
+ * copy (the clock reads, APERF/MPERF and the estimator's divisions, with
+ * IRQs off but without holding up the policy's other CPUs), and copies it
+ * in under the lock, which it returns holding.  Out of line, so that only
+ * the calls that measure pay for the copy's stack: kernels built with
+ * INIT_STACK_ALL_ZERO (Debian's) zero a local at every call of the
+ * function that declares it, and the stack protector guards it.
  */
+static noinline void sugov_inv_measure_shared(struct sugov_inv_cpu *sgc,
+					      u64 time)
+	__acquires(&sgc->sgp->update_lock)
+{
+	/* Only this CPU writes sgc->win: no lock to read it */
+	struct sugov_inv_window win = sgc->win;
+	bool closed = sugov_inv_measure(sgc, time, &win);
+
+	raw_spin_lock(&sgc->sgp->update_lock);
+	sgc->win = win;
+	sugov_inv_publish(sgc, closed);
+}
+
+/* A shared policy's hook past its lockless rate-limited return */
 static noinline void sugov_inv_update_shared_slow(struct sugov_inv_cpu *sgc,
 						  u64 time, unsigned int flags,
 						  bool due)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
-	struct sugov_inv_window win;
-	bool measure, closed = false;
 
 	if (unlikely(READ_ONCE(sugov_inv_pm_sleep)))
 		return;
 	/* Pairs with the smp_wmb() in sugov_inv_pm_notify() */
 	smp_rmb();
 
-	measure = sugov_inv_window_due(sgc, time, due) &&
-		  sgc->cpu == smp_processor_id();
-	if (measure) {
-		/* Only this CPU writes sgc->win: no lock to read it */
-		win = sgc->win;
-		closed = sugov_inv_measure(sgc, time, &win);
-	}
-
-	raw_spin_lock(&sgp->update_lock);
-	if (measure) {
-		sgc->win = win;
-		sugov_inv_publish(sgc, closed);
-	}
+	if (sugov_inv_window_due(sgc, time, due) &&
+	    sgc->cpu == smp_processor_id())
+		sugov_inv_measure_shared(sgc, time);
+	else
+		raw_spin_lock(&sgp->update_lock);
 	sugov_inv_iowait_note(&sgc->iowait,
 			      sugov_inv_since(time, sgc->last_update),
 			      flags & SCHED_CPUFREQ_IOWAIT);
@@ -698,6 +704,7 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 	struct sugov_inv_policy_data *sgp = policy->governor_data;
 	void (*hook)(struct update_util_data *data, u64 time,
 		     unsigned int flags);
+	struct sugov_inv_cpu **link = &sgp->first_cpu;
 	struct freq_inv_caps caps;
 	unsigned int cpu, nocaps = 0;
 	bool keep;
@@ -736,6 +743,10 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 			sgc->cpu = cpu;
 		}
 		WRITE_ONCE(sgc->sgp, sgp);
+		/* The evaluation's walk over the CPUs, in cpumask order */
+		sgc->next_in_policy = NULL;
+		*link = sgc;
+		link = &sgc->next_in_policy;
 
 		if (freq_inv_get_caps(cpu, &caps))
 			nocaps++;

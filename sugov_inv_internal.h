@@ -89,6 +89,8 @@ struct sugov_inv_tunables {
 	unsigned int task_util;
 };
 
+struct sugov_inv_cpu;
+
 /**
  * struct sugov_inv_policy_data - the governor's state for one cpufreq policy
  * @policy: the cpufreq policy
@@ -139,6 +141,15 @@ struct sugov_inv_tunables {
  *	the last stop (process context only: start and stop are serialized by
  *	the policy's rwsem)
  * @stop_ns: CLOCK_BOOTTIME of the last sugov_inv_stop(), ns
+ * @fresh_caps: the caps an evaluation reads afresh (sugov_inv_evaluate()),
+ *	serialized as the policy's evaluations are (@update_lock when
+ *	shared, else the CPU's rq lock).  Here rather than on the hook's
+ *	stack, where kernels built with INIT_STACK_ALL_ZERO (Debian's) would
+ *	zero it, and the stack protector guard it, at every evaluation.
+ * @first_cpu: the first of policy->cpus, whose @next_in_policy links the
+ *	rest in cpumask order (set by sugov_inv_start() before the hooks are
+ *	added; the core changes policy->cpus only while the governor is
+ *	stopped)
  */
 struct sugov_inv_policy_data {
 	struct cpufreq_policy *policy;
@@ -167,6 +178,8 @@ struct sugov_inv_policy_data {
 
 	unsigned long stop_seq;
 	u64 stop_ns;
+	struct freq_inv_caps fresh_caps;
+	struct sugov_inv_cpu *first_cpu;
 };
 
 /**
@@ -255,6 +268,9 @@ struct sugov_inv_stats {
  *	windows, read by its own evaluations)
  * @owner: the policy data that last stopped on this CPU (only compared)
  * @kept_seq: @owner's stop_seq at that stop
+ * @next_in_policy: the next CPU of the policy (NULL after the last): the
+ *	evaluation walks this list instead of searching policy->cpus for
+ *	each CPU (struct sugov_inv_policy_data::first_cpu)
  * @stats: debugfs counters
  *
  * Serialized by the CPU's rq lock (every hook call for this CPU holds it),
@@ -263,7 +279,7 @@ struct sugov_inv_stats {
  * @last_update.  Only the CPU itself measures (@sample, @win): the
  * counters can only be read locally.  On a shared policy it measures
  * outside update_lock into a copy of @win and writes @win, @sampled and
- * @measured under the lock (sugov_inv_update_shared()).
+ * @measured under the lock (sugov_inv_measure_shared()).
  */
 struct sugov_inv_cpu {
 	struct update_util_data update_util;
@@ -284,6 +300,7 @@ struct sugov_inv_cpu {
 	struct sugov_inv_wake wake;
 	struct sugov_inv_policy_data *owner;
 	unsigned long kept_seq;
+	struct sugov_inv_cpu *next_in_policy;
 	struct sugov_inv_stats stats;
 };
 

@@ -74,14 +74,14 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 			struct sugov_inv_in *in)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
-	struct sugov_inv_cpu *top = sgc;
+	struct sugov_inv_cpu *top = sgc, *j_sgc;
 	u64 delay_ns = max_t(s64, READ_ONCE(sgp->freq_update_delay_ns), 0);
-	unsigned int j;
+	unsigned int this_cpu = smp_processor_id();
 
 	lockdep_assert_held(&sgp->update_lock);
 
-	for_each_cpu(j, sgp->policy->cpus) {
-		struct sugov_inv_cpu *j_sgc = &per_cpu(sugov_inv_cpus, j);
+	/* policy->cpus, without a bitmap search per CPU */
+	for (j_sgc = sgp->first_cpu; j_sgc; j_sgc = j_sgc->next_in_policy) {
 		const struct sugov_inv_est *use = &j_sgc->win.est;
 		u32 boost, util;
 		u64 since;
@@ -90,7 +90,7 @@ sugov_inv_gather_shared(struct sugov_inv_cpu *sgc, u64 time,
 		since = sugov_inv_since(time, READ_ONCE(j_sgc->last_update));
 		boost = sugov_inv_iowait_apply(&j_sgc->iowait, since);
 
-		if (j != smp_processor_id() &&
+		if (j_sgc->cpu != this_cpu &&
 		    sugov_inv_stale(time, j_sgc->win.time + delay_ns)) {
 			/*
 			 * Evaluations closer together than a window reuse the

@@ -56,7 +56,6 @@ online_cpus() {
 	done | sort -n
 }
 
-# CPUs that can be taken offline (x86 keeps the boot CPU: no online file).
 # epyc_load TAG N ARGS...: vcpufreq with the epyc-7742 preset and ARGS;
 # when it does not load, the N checks of TAG's layout fail, and so does
 # the call (the caller skips to its next layout).
@@ -71,6 +70,7 @@ epyc_load() {
 	return 1
 }
 
+# CPUs that can be taken offline (x86 keeps the boot CPU: no online file).
 hotplug_cpus() {
 	for d in $CPUSYS/cpu[0-9]*; do
 		[ -f "$d/online" ] && echo "${d##*cpu}"

@@ -81,13 +81,17 @@ cd "$top" || exit 1
 "$top/tools/deps.sh" --quiet || { echo "0 passed, 1 failed"; exit 1; }
 
 total_p=0 total_f=0 total_s=0
-summary=
+summary= failures=
 
 # part NAME FILE: add FILE's KTAP leaf counts to the totals.
 tally() {
 	local p f s
 	read -r p f s < <(awk -f "$top/tools/ktap-count.awk" "$2")
 	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+	# The failed results by name, printed beside the totals: CI shows
+	# only the end of the output.
+	[ "$f" = 0 ] || failures="$failures$(tr -d '\r' < "$2" | grep -E '^ *not ok [0-9]+' |
+		grep -v '# *SKIP' | sed -e 's/^ *not ok [0-9]* //' -e "s|^|# $1: |" | head -n 8)"$'\n'
 	summary="$summary$(printf '%-28s %4d passed, %d failed, %d skipped' "$1" "$p" "$f" "$s")"$'\n'
 }
 
@@ -163,7 +167,7 @@ if want "selftests$sfx"; then
 	# 77-suspend sleeps 8 times per layout here (20 by default, as
 	# mutations.sh runs it): each S3 cycle costs 10 to 20 s under TCG,
 	# and two kernels of 20 would take a quarter of CI's budget.
-	guest_run "check-debian$sfx" 1500 --kernel-version "$series" \
+	guest_run "check-debian$sfx" 2400 --kernel-version "$series" \
 		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 		-- env SUSPEND_CYCLES=8 sh selftests/run.sh
 	tally "selftests (debian $series)" "$build/vm/check-debian$sfx.log"
@@ -326,6 +330,7 @@ if [ "$total_f" != 0 ]; then
 fi
 
 echo
+[ -n "$failures" ] && printf 'Failed:\n%s\n' "$failures"
 printf '%s' "$summary"
 echo "$total_p passed, $total_f failed, $total_s skipped"
 [ "$total_f" = 0 ] && [ "$total_p" -gt 0 ]
