@@ -36,6 +36,8 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 PRESETS = ('epyc-7742', 'xeon-e5-2687w-v3', 'epyc-7702', 'ryzen-7840hs')
 CPPC_PRESETS = os.path.join(TOP, 'tools/vm/cppc/presets')
 CPPC_PAGE = '0x20000000'    # tools/vm/run's register page (memmap=)
+# Debian 12's stock kernels, which tools/vm/run --kernel-version boots.
+KERNEL_SERIES = ('6.1', '6.12')
 SUBCOMMANDS = ('run', 'report', 'diff', 'plan')
 
 
@@ -90,6 +92,10 @@ def add_run_opts(ap: argparse.ArgumentParser) -> None:
                          'epyc-7702) whose feedback counters the emulation advances, so '
                          'freq_invariance sees the boost; implies --guest with the '
                          'preset\'s vcpufreq preset')
+    ap.add_argument('--kernel-version', metavar='SERIES',
+                    help='guest: boot Debian 12\'s stock kernel of that series, '
+                         f'{" or ".join(KERNEL_SERIES)} (tools/vm/run --kernel-version; '
+                         'default its own, 6.1)')
     ap.add_argument('--no-boost', dest='boost', action='store_false',
                     help='guest: emulate no boost above P0')
     ap.add_argument('--icount', dest='icount', action='store_true', default=None,
@@ -216,8 +222,12 @@ def resolve(args: argparse.Namespace) -> Request:
     if guest and (args.trace or args.duration is not None):
         raise BadInput('--trace and --duration are for a real machine (the guest\'s sizes '
                        'are tuned for TCG, its files end with it)')
-    if not guest and (args.guest_setup or args.smp != 1):
-        raise BadInput('--guest-setup and --smp are for the guest (--guest PRESET)')
+    if not guest and (args.guest_setup or args.smp != 1 or args.kernel_version):
+        raise BadInput('--guest-setup, --smp and --kernel-version are for the guest '
+                       '(--guest PRESET)')
+    if args.kernel_version and args.kernel_version not in KERNEL_SERIES:
+        raise BadInput(f'--kernel-version {args.kernel_version}: the guest boots '
+                       f'{" or ".join(KERNEL_SERIES)}')
     if args.duration is not None and args.duration <= 0:
         raise BadInput('--duration is a positive number of seconds')
     if args.run_timeout < 0 or args.energy_poll <= 0 or args.settle < 0 or \
@@ -276,7 +286,8 @@ def resolve(args: argparse.Namespace) -> Request:
 
 def describe(req: Request, args: argparse.Namespace) -> str:
     if req.guest:
-        return (f'guest {req.guest}, boost {"on" if args.boost else "off"}, {args.smp} vCPUs'
+        return (f'guest {req.guest}'
+                f'{", Linux " + args.kernel_version if args.kernel_version else ""}, boost {"on" if args.boost else "off"}, {args.smp} vCPUs'
                 f'{", icount" if args.icount else ""}'
                 f'{", CPPC " + args.cppc if args.cppc else ""}, energy {args.energy_scope}'
                 f'{f" of {args.package_cores} cores" if args.package_cores else ""}')
@@ -378,7 +389,8 @@ def guest_command(args: argparse.Namespace, req: Request, name: str,
         f' package_cores={args.package_cores}' if args.package_cores else '')
     assert req.guest is not None
     timeout = args.timeout or max(2400, 20 * len(plan))
-    return runner.guest_command(name, args.smp, timeout, args.icount, args.cppc, env,
+    return runner.guest_command(name, args.smp, timeout, args.icount, args.cppc,
+                                args.kernel_version, env,
                                 [req.guest, '1' if args.boost else '0',
                                  '0' if args.no_energy else '1'], plan)
 

@@ -152,9 +152,12 @@ def render(meta: Meta, results: Sequence[RunResult]) -> str:
     L = ['1. SUMMARY', '==========']
     for s in order:
         L.append(f'{names[s]} : {s}' + (' (BASELINE)' if s == base else ''))
-    for k in ('machine', 'command', 'commit'):
-        if k in meta.extra:
-            L.append(f'{k} : {meta.extra[k]}')
+    # The guest's uname -r: the first field of guest.sh's COMPARE_BOOT line.
+    boot = str(meta.extra.get('guest', '')).split()[:1]
+    heads = {**meta.extra, **{'kernel': b[7:] for b in boot if b.startswith('kernel=')}}
+    for k in ('machine', 'kernel', 'command', 'commit'):
+        if k in heads:
+            L.append(f'{k} : {heads[k]}')
     L += [f'seed : {meta.seed}', f'reps : {meta.reps}']
     done = sum(1 for r in results if r.ok)
     L.append(f'runs : {done} measured of {len(meta.plan)} planned')

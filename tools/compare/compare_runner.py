@@ -222,7 +222,8 @@ def run_host(rec: Recorder, plan: Sequence[PlannedRun], env: dict[str, str],
 
 
 def guest_command(args_name: str, smp: int, timeout_s: int, icount: bool, cppc: Optional[str],
-                  guest_env: dict[str, str], guest_args: Sequence[str],
+                  kernel_version: Optional[str], guest_env: dict[str, str],
+                  guest_args: Sequence[str],
                   plan: Sequence[PlannedRun]) -> list[str]:
     """tools/vm/run's command line for one boot that runs the plan."""
     cmd = [os.path.join(TOP, 'tools/vm/run'), '--name', args_name, '--smp', str(smp),
@@ -236,6 +237,9 @@ def guest_command(args_name: str, smp: int, timeout_s: int, icount: bool, cppc: 
         cmd += ['--icount=smp' if smp > 1 else '--icount=shift=3,sleep=off']
     if cppc:
         cmd += ['--cppc', cppc]
+    if kernel_version:
+        # Unset: tools/vm/run's own default (VM_KERNEL_VERSION or 6.1).
+        cmd += ['--kernel-version', kernel_version]
     cmd += ['--', 'env'] + [f'{k}={v}' for k, v in guest_env.items()]
     cmd += ['sh', 'tools/compare/guest.sh', *guest_args, '\n'.join(plan_line(r) for r in plan)]
     return cmd

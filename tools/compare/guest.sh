@@ -18,7 +18,8 @@
 # them (not told the preset's values); GUEST_SETUP, a shell command run
 # after the modules are loaded and before the plan (e.g. a governor and
 # tunables to start from, which every run must put back).
-# Prints COMPARE_* lines (see run-one.sh), COMPARE_BOOT at the start,
+# Prints COMPARE_* lines (see run-one.sh), COMPARE_BOOT at the start
+# (the guest's uname -r first, so a table names the kernel it came from),
 # COMPARE_STATE before=... and after=... (every policy's governor and
 # that governor's tunables, around the plan) and COMPARE_DONE at the end;
 # exits 2 when the machine cannot be set up.
@@ -70,7 +71,7 @@ fi
 if [ -n "${GUEST_SETUP:-}" ]; then
 	sh -c "$GUEST_SETUP" || { echo "compare: GUEST_SETUP failed: $GUEST_SETUP"; exit 2; }
 fi
-echo "COMPARE_BOOT cpus=$(nproc) preset=$preset emulate_boost=$emulate_boost max_p_khz=$max_p max_boost_khz=$boost${cppc:+ $cppc} governors=$(tr ' ' ',' < $CPUFREQ/policy0/scaling_available_governors | sed 's/,$//')"
+echo "COMPARE_BOOT kernel=$(uname -r) cpus=$(nproc) preset=$preset emulate_boost=$emulate_boost max_p_khz=$max_p max_boost_khz=$boost${cppc:+ $cppc} governors=$(tr ' ' ',' < $CPUFREQ/policy0/scaling_available_governors | sed 's/,$//')"
 
 # state: every policy's governor and that governor's tunables, one word.
 state() {

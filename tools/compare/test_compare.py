@@ -550,6 +550,12 @@ class BadInput(unittest.TestCase):
     def test_rtapp_fixed_kinds_take_no_sweep(self) -> None:
         self.check('--guest', 'epyc-7742', '-w', 'ramp:2', want='ramp has no parameter')
 
+    def test_kernel_version(self) -> None:
+        # A series tools/vm/run cannot boot, and any series without a guest.
+        self.check('--guest', 'epyc-7742', '--kernel-version', '6.6',
+                   want='--kernel-version 6.6: the guest boots 6.1 or 6.12')
+        self.check('-c', 'ondemand', '--kernel-version', '6.12', want='are for the guest')
+
     def test_pingpong_needs_two_cpus(self) -> None:
         self.check('--guest', 'epyc-7742', '-w', 'pingpong', want='--smp 2')
 
@@ -635,6 +641,15 @@ class GuestCommand(unittest.TestCase):
         cmd = cli.guest_command(args, req, 'n', cplan.make_plan(req.configs, req.workloads,
                                                                 30, 0))
         self.assertEqual(cmd[cmd.index('--timeout') + 1], str(20 * 300))
+
+    def test_kernel_version(self) -> None:
+        # --kernel-version 6.12 boots 6.12 (with --cppc too); unset,
+        # tools/vm/run's own default (VM_KERNEL_VERSION or 6.1) stands.
+        for extra in (['--guest', 'epyc-7742'], ['--cppc', 'epyc-7702']):
+            cmd = self.command(*extra, '--kernel-version', '6.12')
+            self.assertEqual(cmd[cmd.index('--kernel-version') + 1], '6.12')
+            self.assertLess(cmd.index('--kernel-version'), cmd.index('--'))
+        self.assertNotIn('--kernel-version', self.command('--guest', 'epyc-7742'))
 
     def test_settings_reach_the_runner(self) -> None:
         cmd = self.command('--guest', 'epyc-7742', '--freq-sample', '0', '--run-timeout', '7',
@@ -1059,6 +1074,20 @@ class Report(unittest.TestCase):
                 self.assertTrue(os.path.exists(os.path.join(d, f)), f)
             if shutil.which('gnuplot'):
                 self.assertTrue(os.path.getsize(os.path.join(d, 'perf-energy.png')) > 0)
+
+    def test_names_the_guest_kernel(self) -> None:
+        # The guest's uname -r, first on its COMPARE_BOOT line, is printed
+        # under the machine; a real machine's run has no such line.
+        w = parse_workload('hackbench:1', LEN)
+        plan = cplan.make_plan([Config.parse('ondemand')], [w], 1, 1)
+        meta = Meta(['ondemand'], 'ondemand', [w], 1, 1, plan,
+                    {'machine': 'guest epyc-7742',
+                     'guest': 'kernel=6.12.117+deb12-amd64 cpus=1 preset=epyc-7742'})
+        rs = [RunResult(plan[0], 'ok', 0, 10.0, 100.0, 2.0)]
+        self.assertIn('machine : guest epyc-7742\nkernel : 6.12.117+deb12-amd64\n',
+                      creport.render(meta, rs))
+        del meta.extra['guest']
+        self.assertNotIn('kernel :', creport.render(meta, rs))
 
     def test_diff_of_two_runs(self) -> None:
         # performance ratio 1.25 in one run, 1.25 * 1.02 in the other
