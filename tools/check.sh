@@ -80,7 +80,7 @@ cd "$top" || exit 1
 "$top/tools/deps.sh" --quiet || { echo "0 passed, 1 failed"; exit 1; }
 
 total_p=0 total_f=0 total_s=0
-summary= failures=
+summary='' failures=''
 
 # part NAME FILE: add FILE's KTAP leaf counts to the totals.
 tally() {
@@ -129,9 +129,23 @@ if want install; then
 	tally install "$out/install.ktap"
 fi
 
+# guest_end RC LOG: one more failure in LOG when tools/vm/run's exit
+# status RC says the guest did not boot, was killed at the time limit
+# (124), or stopped without reporting its exit status (125: a panic, a
+# reset or a triple fault), naming the last thing the console showed.
+guest_end() {
+	local last
+	[ -s "$2" ] || failed_part "guest did not boot" "$2"
+	case $1 in
+	124) echo "not ok 999 guest killed at the time limit" >> "$2" ;;
+	125) last=$(tr -d '\r' < "$2" | grep -E 'Kernel panic|BUG:|Oops|general protection|WARNING:' | tail -n 1)
+		[ -n "$last" ] || last=$(tr -d '\r' < "$2" | grep -v '^[[:space:]]*$' | tail -n 1)
+		echo "not ok 998 guest stopped without an exit status; its console last: ${last:0:160}" >> "$2" ;;
+	esac
+}
+
 # guest_run NAME TIMEOUT RUN-ARGS...: tools/vm/run --name NAME; its
-# console log build/vm/NAME.log holds the KTAP, or one failure when the
-# guest did not boot or was killed at the time limit.
+# console log build/vm/NAME.log holds the KTAP (and guest_end's verdict).
 guest_run() {
 	local name=$1 limit=$2 log=$build/vm/$1.log rc
 	shift 2
@@ -139,8 +153,7 @@ guest_run() {
 	rm -f "$log"
 	"$top/tools/vm/run" --name "$name" --timeout "$limit" "$@"
 	rc=$?
-	[ -s "$log" ] || failed_part "guest did not boot" "$log"
-	[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
+	guest_end "$rc" "$log"
 }
 
 # The guest parts run on each of Debian 12's LTS kernels: a part named
@@ -294,17 +307,13 @@ if want fail-nth; then
 			--append "$fn_append" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env FAILNTH_FULL="$full" SELFTEST_TIMEOUT=20000 sh selftests/run.sh '85-*.sh'
-		rc=$?
-		[ -s "$log" ] || failed_part "guest did not boot" "$log"
-		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$log"
+		guest_end $? "$log"
 		# The AMD CPPC backend's probe, on an ACPI CPPC platform
 		"$top/tools/vm/run" --name check-fail-nth-cppc --timeout "$climit" --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--append "$fn_append" --cppc epyc-7702 \
 			-- env FAILNTH_FULL="$full" FAILNTH_OPS=probe SELFTEST_TIMEOUT=20000 sh selftests/run.sh '85-*.sh'
-		rc=$?
-		[ -s "$clog" ] || failed_part "guest did not boot" "$clog"
-		[ "$rc" = 124 ] && echo "not ok 999 guest killed at the time limit" >> "$clog"
+		guest_end $? "$clog"
 	else
 		failed_part "debug test kernel did not build" "$log"
 		failed_part "debug test kernel did not build" "$clog"
