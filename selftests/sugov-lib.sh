@@ -329,11 +329,16 @@ slab_snapshot() {
 # in a row).  Our modules allocate none of them themselves; a sysfs or
 # debugfs entry they leave behind is caught by name instead (50's cycle
 # wants every one of them gone after rmmod) and in kernfs_node_cache,
-# which is exact.
+# which is exact.  kmalloc-8 is left out too: it holds kernfs and module
+# names, freed partly through RCU, and grew past 50-lifecycle's limit in
+# both halves in fresh-clone runs (118 and 284 objects on 6.1, 133 over
+# two halves on 6.12) while kmemleak on the debug kernel found nothing.
+# No object of ours fits in 8 bytes: a leaked name goes with the leaked
+# kobject or structure that holds it, which a larger cache shows.
 slab_steady_growth() {
 	awk 'FILENAME == ARGV[1] { a[$1] = $2; next }
 	     FILENAME == ARGV[2] { b[$1] = $2; next }
-	     $1 ~ /(^|_)inode_cache$|^dentry$/ { next }
+	     $1 ~ /(^|_)inode_cache$|^dentry$|^kmalloc-8$/ { next }
 	     ($1 in a) && ($1 in b) {
 		g1 = b[$1] - a[$1]; g2 = $2 - b[$1]
 		g = g1 < g2 ? g1 : g2
