@@ -113,6 +113,21 @@ limit_case() {
 	wait_ms=$ms
 	[ "$4" = strict ] && wait_ms=$((ms + 500))
 	sleep "$(awk -v m="$wait_ms" 'BEGIN { print m / 1000 }')"
+	limit_judge "$@" && return 0
+	# Why: a late request or none at all, and the governor's own view
+	# (util, busy, holds, last decision)
+	sleep 2
+	echo "2 s later:"
+	limit_judge "$@"
+	echo "requests since the first write (time_ns cpu kHz):"
+	awk -v t="$(awk 'NR == 1 { print $2 }' /tmp/sgt-lim)" '$1 >= t' $VCF/requests | tail -n 6
+	cat $SGDBG
+	return 1
+}
+
+# limit_judge FILE VALUE CMP [strict | KHZ MS]: limit_case's verdict
+# from the record so far, reasons on stdout.  Uses k and ms.
+limit_judge() {
 	awk -v cmp="$3" -v k="$k" -v v="$2" -v ms="$ms" -v strict="$4" -v what="$1=$2" '
 	function match_(f, x) {
 		return (cmp == "le" && f <= x) || (cmp == "ge" && f >= x) ||
@@ -136,10 +151,7 @@ limit_case() {
 				{ printf "%s: after %s, a request beyond it: %s\n", name[i], what, late[i]; bad = 1 }
 		}
 		exit bad
-	}' /tmp/sgt-lim $VCF/requests && return 0
-	# Why: the governor's own view (util, busy, holds, last decision)
-	cat $SGDBG
-	return 1
+	}' /tmp/sgt-lim $VCF/requests
 }
 
 # --- freq_invariance and hotplug, driver first ---------------------------------

@@ -11,10 +11,16 @@ guest runs) and nothing else would ever wake it: the guest sleeps until
 the time limit kills it, and every test after it is lost.  This process
 polls QMP's query-status and, once the guest has been "suspended" for
 --after seconds, issues system_wakeup (the same as the ACPI power
-button's wake), and says so on stderr.  The commands are QEMU's own:
-docs/interop/qmp-spec.rst and qapi/run-state.json in QEMU's source.
+button's wake), and says so on stderr.  With --report FILE it also
+writes, when QEMU exits, one line of what QMP's events said about the
+guest's end: how many times it suspended and woke, and the SHUTDOWN
+event's reason ("guest-shutdown" is a power-off the guest asked for,
+"guest-reset" a reset or triple fault that -no-reboot turned into an
+exit, "guest-panic" a panic QEMU was told about).  The commands and
+events are QEMU's own: docs/interop/qmp-spec.rst and
+qapi/run-state.json in QEMU's source.
 
-Usage: wakeup-watchdog.py SOCKET [--after S]
+Usage: wakeup-watchdog.py SOCKET [--after S] [--report FILE]
 """
 
 import argparse
@@ -39,10 +45,12 @@ def connect(path, wait_s):
 
 
 class Qmp:
-    """One QMP session: commands and their replies, events skipped."""
+    """One QMP session: commands and their replies; events counted."""
 
     def __init__(self, sock):
         self.f = sock.makefile('rw', encoding='utf-8', newline='\n')
+        self.events = {}
+        self.shutdown = None
         self.reply()                    # the greeting
         self.cmd('qmp_capabilities')
 
@@ -54,6 +62,24 @@ class Qmp:
             msg = json.loads(line)
             if 'event' not in msg:
                 return msg
+            name = msg['event']
+            self.events[name] = self.events.get(name, 0) + 1
+            if name == 'SHUTDOWN':
+                self.shutdown = msg.get('data', {}).get('reason', '?')
+
+    def drain(self):
+        """Read events until QEMU closes the socket."""
+        try:
+            self.reply()
+        except (EOFError, OSError, ValueError):
+            pass
+
+    def summary(self):
+        """One line: the guest's end as QMP's events told it."""
+        ev = self.events
+        return (f'qmp: shutdown reason {self.shutdown or "none"}; '
+                f'{ev.get("SUSPEND", 0)} suspends, {ev.get("WAKEUP", 0)} '
+                f'wake-ups, {ev.get("RESET", 0)} resets')
 
     def cmd(self, name):
         self.f.write(json.dumps({'execute': name}) + '\n')
@@ -67,12 +93,15 @@ def main():
     ap.add_argument('--after', type=float, default=30.0, metavar='S',
                     help='seconds in S3 before the guest is woken (default 30)')
     ap.add_argument('--poll', type=float, default=1.0, metavar='S')
+    ap.add_argument('--report', metavar='FILE',
+                    help='write the summary of QMP events here when QEMU exits')
     a = ap.parse_args()
     sock = connect(a.socket, 60.0)
     if sock is None:
         print(f'vm: wakeup watchdog: no QMP socket at {a.socket}', file=sys.stderr)
         return 1
     woken = 0
+    qmp = None
     try:
         qmp = Qmp(sock)
         since = None
@@ -93,6 +122,10 @@ def main():
             time.sleep(a.poll)
     except (EOFError, OSError, ValueError):
         pass                            # QEMU has exited
+    if qmp is not None and a.report:
+        qmp.drain()
+        with open(a.report, 'w', encoding='utf-8') as f:
+            print(qmp.summary(), file=f)
     return 0
 
 
