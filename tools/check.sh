@@ -229,29 +229,39 @@ if want "selftests$sfx"; then
 	# in three fresh-clone runs of make check (2026-12-02, twice on 6.12,
 	# once on 6.1) a guest that ran it after the hotplug suites was gone
 	# at or after an S3 entry (QEMU exited 0 with -no-reboot, nothing on
-	# the console), and took the suites after it with it; 77 alone
-	# slept 120 times without it.  no_console_suspend keeps the serial
-	# console up through the sleep, so that a kernel report on the way
-	# down or up is printed; tools/vm/run's QMP report names QEMU's
-	# reason.  A guest that QEMU reset ("guest-reset": a triple fault,
-	# which -no-reboot turns into an exit) with no kernel report at all
-	# is started once more, and the log says so: its first log is kept
-	# as check-suspend*.first.log.  Any other end counts as it is.
+	# the console), and took the suites after it with it.
+	# no_console_suspend keeps the serial console up through the sleep,
+	# so that a kernel report on the way down or up is printed;
+	# tools/vm/run's QMP report names QEMU's reason.  A guest that QEMU
+	# reset ("guest-reset": a triple fault, which -no-reboot turns into
+	# an exit) with no kernel report at all is started once more, and
+	# the log says so: its first log is kept as check-suspend*.first.log.
+	# Any other end counts as it is.
+	# Not on 6.12 unless SUSPEND_6_12=1: with the console kept up, its
+	# guest showed why it died (fresh clone of c8a688c, and again alone
+	# at the 23rd sleep): an oops in cpuhp/2 while CPU 2 came back from
+	# S3, after a WARN in exc_debug_kernel() (a single-step trap in
+	# kernel code) with EFLAGS bits set that no x86 CPU sets; and the
+	# same with no module loaded at all and a pinned busy loop per CPU
+	# (tools/vm/s3-pinned-load.sh): Debian's 6.12 under QEMU 7.2's TCG,
+	# not ours (Documentation/design.rst, "Suspend on 6.12").
 	slog=$build/vm/check-suspend$sfx.log
 	rm -f "${slog%.log}.first.log"
-	for attempt in 1 2; do
-		guest_run "check-suspend$sfx" 900 --kernel-version "$series" \
-			--append no_console_suspend \
-			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
-			-- env SUSPEND_CYCLES=20 sh selftests/run.sh '77-*.sh'
-		[ "$attempt" = 1 ] && grep -q '^not ok 998 .*shutdown reason guest-reset' "$slog" &&
-			[ -z "$(first_kernel_report "$slog")" ] || break
-		mv "$slog" "${slog%.log}.first.log"
-		echo "== 77-suspend ($series): QEMU reset the guest with no kernel report; once more"
-	done
-	[ -e "${slog%.log}.first.log" ] &&
-		sed -i "1i # 77-suspend ran twice: QEMU reset the first guest ($(grep -a '^not ok 998' "${slog%.log}.first.log" | cut -c1-200)); its log: ${slog%.log}.first.log" "$slog"
-	tally "suspend (debian $series)" "$slog"
+	if [ "$series" = 6.1 ] || [ "${SUSPEND_6_12:-0}" = 1 ]; then
+		for attempt in 1 2; do
+			guest_run "check-suspend$sfx" 900 --kernel-version "$series" \
+				--append no_console_suspend \
+				--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
+				-- env SUSPEND_CYCLES=20 sh selftests/run.sh '77-*.sh'
+			[ "$attempt" = 1 ] && grep -q '^not ok 998 .*shutdown reason guest-reset' "$slog" &&
+				[ -z "$(first_kernel_report "$slog")" ] || break
+			mv "$slog" "${slog%.log}.first.log"
+			echo "== 77-suspend ($series): QEMU reset the guest with no kernel report; once more"
+		done
+		[ -e "${slog%.log}.first.log" ] &&
+			sed -i "1i # 77-suspend ran twice: QEMU reset the first guest ($(grep -a '^not ok 998' "${slog%.log}.first.log" | cut -c1-200)); its log: ${slog%.log}.first.log" "$slog"
+		tally "suspend (debian $series)" "$slog"
+	fi
 fi
 
 if want "cppc$sfx"; then
