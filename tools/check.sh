@@ -173,6 +173,8 @@ first_kernel_report() { # CONSOLE-LOG
 # status RC says the guest did not boot, was killed at the time limit
 # (124), or stopped without reporting its exit status (125: a panic, a
 # reset or a triple fault), naming the last thing the console showed.
+# The console lines that say how a guest died
+crash_re='Kernel panic|BUG:|Oops|general protection|WARNING:'
 guest_end() {
 	local last qmp
 	[ -s "$2" ] || failed_part "guest did not boot" "$2"
@@ -180,7 +182,7 @@ guest_end() {
 	[ -z "$(tail -c 1 "$2")" ] || echo >> "$2"
 	case $1 in
 	124) echo "not ok 999 guest killed at the time limit" >> "$2" ;;
-	125) last=$(tr -d '\r' < "$2" | grep -E 'Kernel panic|BUG:|Oops|general protection|WARNING:' | tail -n 1)
+	125) last=$(tr -d '\r' < "$2" | grep -aE "$crash_re" | tail -n 1)
 		[ -n "$last" ] || last=$(tr -d '\r' < "$2" | grep -v '^[[:space:]]*$' | grep -v '^vm: qmp:' | tail -n 1)
 		qmp=$(grep -a '^vm: qmp:' "$2" | tail -n 1)
 		echo "not ok 998 guest stopped without an exit status (${qmp#vm: qmp: }); its console last: ${last:0:160}" >> "$2" ;;
@@ -218,7 +220,7 @@ guest_run() {
 	"$top/tools/vm/run" --name "$name" --timeout "$limit" "$@"
 	rc=$?
 	if [ "$rc" = 125 ] && [ -z "$retried" ] && [ -s "$log" ] && ! ours_in_report "$log"; then
-		why=$(tr -d '\r' < "$log" | grep -aE 'Kernel panic|BUG:|Oops|general protection|WARNING:|^vm: qmp:' |
+		why=$(tr -d '\r' < "$log" | grep -aE "$crash_re|^vm: qmp:" |
 			head -n 2 | tr '\n' ' ')
 		mv "$log" "${log%.log}.first.log"
 		retried="$name: ${why:0:200}(first log: ${log%.log}.first.log)"
