@@ -108,8 +108,18 @@ done
 # SeaBIOS; -nodefaults and two serial ports: console, then the kernel log.
 bios=
 [ -f /usr/share/qemu/qboot.rom ] && bios="-bios /usr/share/qemu/qboot.rom"
-# guest_once: boot the guest, and set log, ktap, nsuites and problems
-# from what it printed.
+# The kernel reports the guest's checks look for: what lockdep, KASAN,
+# UBSAN, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT, WARN() and oopses print;
+# kmemleak's count comes from init.
+splat='^(BUG: |WARNING: |INFO: (possible|task|rcu)|UBSAN: |general protection'
+splat="$splat|divide error|Oops|Kernel panic|kunit-guest: load failed"
+splat="$splat|kunit-guest: kmemleak: [1-9])"
+
+# kernel_log: $log without printk timestamps and carriage returns
+kernel_log() { sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' "$log"; }
+
+# guest_once: boot the guest, and set log, ktap, nsuites, reports and
+# problems from what it printed.
 guest_once() {
 	t_vm=$(now)
 	: > "$CONSOLE"
@@ -149,7 +159,7 @@ guest_once() {
 	# first suite on, leave out everything else the kernel printed.  KUnit's
 	# module path prints each suite as a subtest without a top-level plan, so
 	# add the header and plan kunit.py and other KTAP readers expect.
-	ktap=$(sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' "$log" |
+	ktap=$(kernel_log |
 		awk '/^    (KTAP version|# Subtest:)/ { on = 1 }
 		     /^kunit-guest: loaded sugov_inv_kunit/ { on = 0 }
 		     on && /^( *(K?TAP version|# |[0-9]+\.\.[0-9]+|(not )?ok [0-9]+)|    )/')
@@ -158,13 +168,7 @@ guest_once() {
 		problems="no KTAP in the kernel log (did the test module load?)"
 
 	# The guest's own checks: every module loaded, and no kernel report.
-	# These patterns are what lockdep, KASAN, UBSAN, DEBUG_ATOMIC_SLEEP,
-	# DEBUG_PREEMPT, WARN() and oopses print; kmemleak's count comes from init.
-	splat='^(BUG: |WARNING: |INFO: (possible|task|rcu)|UBSAN: |general protection'
-	splat="$splat|divide error|Oops|Kernel panic|kunit-guest: load failed"
-	splat="$splat|kunit-guest: kmemleak: [1-9])"
-	reports=$(sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' "$log" | grep -E "$splat" |
-		head -n 20)
+	reports=$(kernel_log | grep -E "$splat" | head -n 20)
 	problems=$(printf '%s\n%s' "$problems" "$reports" | sed '/^$/d')
 }
 
@@ -177,8 +181,7 @@ guest_once() {
 # identify_cpu() during start_kernel(), 6.1.192 under MTTCG.  A second
 # such boot counts as it is.
 boot_reports() {
-	sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' "$log" |
-		awk '/^kunit-guest: up:/ { exit } { print }' | grep -E "$splat"
+	kernel_log | awk '/^kunit-guest: up:/ { exit } { print }' | grep -E "$splat"
 }
 retried=
 guest_once
