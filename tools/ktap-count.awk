@@ -7,13 +7,22 @@
 # counts as one failure, and so does every planned top-level test that
 # never reported.
 #
-# Usage: awk -f tools/ktap-count.awk FILE...
+# With -v names=PART it first prints, for the first eight failed results
+# (parents too), "# PART: NAME" and the last two diagnostic lines before
+# it (the test's own reason), then "# PART: N planned tests never
+# reported" if a guest stopped early; the counts stay the last line.
+#
+# Usage: awk [-v names=PART] -f tools/ktap-count.awk FILE...
 {
 	sub(/\r$/, "")
 	if (!match($0, /^ *(not ok|ok) [0-9]+/)) {
 		if (match($0, /^ *1\.\.[0-9]+$/)) {
 			d = index($0, "1") - 1
 			if (d == 0) { split($0, a, "\\.\\."); planned += a[2] }
+		} else if ($0 ~ /^ *# / && $0 !~ /# (Subtest|Totals):/) {
+			diag2 = diag1
+			diag1 = $0
+			sub(/^ *# */, "", diag1)
 		}
 		next
 	}
@@ -21,6 +30,15 @@
 	notok = ($0 ~ /^ *not ok/)
 	skip = ($0 ~ /# *SKIP/)
 	if (d == 0) top++
+	if (names != "" && notok && !skip && named < 8) {
+		name = $0
+		sub(/^ *not ok [0-9]+ */, "", name)
+		printf "# %s: %s\n", names, name
+		if (diag2 != "") printf "#     %s\n", substr(diag2, 1, 200)
+		if (diag1 != "") printf "#     %s\n", substr(diag1, 1, 200)
+		named++
+	}
+	diag1 = diag2 = ""
 	if (children[d + 4] > 0) {
 		# A parent: its children were counted already.
 		if (notok && childfail[d + 4] == 0) { failed++; childfail[d]++ }
@@ -38,6 +56,10 @@
 	children[d]++
 }
 END {
-	if (planned > top) failed += planned - top
+	if (planned > top) {
+		failed += planned - top
+		if (names != "")
+			printf "# %s: %d planned tests never reported\n", names, planned - top
+	}
 	printf "%d %d %d\n", passed, failed, skipped
 }
