@@ -110,6 +110,13 @@ phase_end() {
 	grep sugov_inv_decision $TRACE/trace > /tmp/sgi-trace
 }
 
+# trace_field NAME REGEX: the value of field NAME (as in "NAME=VALUE") of
+# each decision of the last phase whose line matches REGEX, one a line.
+trace_field() {
+	awk -v k="$1=" -v re="$2" '$0 ~ re { for (i = 1; i <= NF; i++)
+		if (index($i, k) == 1) print substr($i, length(k) + 1) }' /tmp/sgi-trace
+}
+
 # Time-weighted frequency of each CPU over the settled part of the phase,
 # from vcpufreq's record: "avg_khz top_fraction" averaged over the CPUs
 # (over CPU $1 only when given).
@@ -481,13 +488,13 @@ check_iowait() {
 		phase_end
 		_io1=$(cpu1_iowait)
 		formula_phase "iowait"
-		set -- $(awk '/reason=iowait/ { for (i = 1; i <= NF; i++) if ($i ~ /^util=/) u = substr($i, 6) + 0
+		set -- $(trace_field util 'reason=iowait' | awk '{ u = $1 + 0
 			n++; if (u > max) max = u; if (n == 1 || u < min) min = u
 			if (n <= 8) first = first (n > 1 ? "," : "") u
 			if (u != 128 && u != 256 && u != 512 && u != 1024) odd++ }
-			END { print n + 0, min + 0, max + 0, odd + 0, (first == "" ? "-" : first) }' /tmp/sgi-trace)
-		_umed=$(awk '/ cpu=1 .*reason=formula/ { for (i = 1; i <= NF; i++) if ($i ~ /^util=/) print substr($i, 6) + 0 }' /tmp/sgi-trace |
-			sort -n | awk '{ u[NR] = $1 } END { print NR ? u[int((NR + 1) / 2)] : 0 }')
+			END { print n + 0, min + 0, max + 0, odd + 0, (first == "" ? "-" : first) }')
+		_umed=$(trace_field util ' cpu=1 .*reason=formula' | sort -n |
+			awk '{ u[NR] = $1 } END { print NR ? u[int((NR + 1) / 2)] + 0 : 0 }')
 		ktap_diag "iowait: $1 decisions boosted (first: $5), lowest boost $2, highest $3, $4 not a power-of-two step of 128; cpu1 iowait $((_io1 - _io0)) ticks, median util $_umed"
 		if [ "${SGI_IOWAIT_JUDGE:-1}" = 0 ]; then
 			ktap_skip "I/O-wait wake-ups boost util from 1/8, doubling (at least to 1/2)" "not judged on this kernel (SGI_IOWAIT_JUDGE=0): the reader's work per read rivals the wait"
@@ -802,7 +809,7 @@ check_side_raw_order() {
 check_side_driver_trace() {
 	side_skip "the driver got exactly the frequencies the tracepoint requested" && return
 	[ -n "$SIDE_PART" ] || side_partial_phases
-	set -- $(awk '/request=1/ { for (i = 1; i <= NF; i++) if ($i ~ /^next_khz=/) print substr($i, 10) }' /tmp/sgi-trace | sort -u | tr '\n' ' ')
+	set -- $(trace_field next_khz 'request=1' | sort -u | tr '\n' ' ')
 	tr_set="$*"
 	set -- $(awk '{ print $3 }' /tmp/sgi-req | sort -u | tr '\n' ' ')
 	ktap_result "last phase: the driver got exactly the frequencies the tracepoint requested ($*)" \
