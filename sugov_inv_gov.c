@@ -11,11 +11,12 @@
  * can be compared on a stock kernel without rebuilding it.
  *
  * This file: the update_util hooks, one evaluation (gather the
- * utilization inputs, decide, commit), the irq_work + kthread slow path,
- * the governor operations and the module's registration.  Each CPU
- * measures its own util (sugov_inv_measure.c), the rules are pure
- * (sugov_inv_rules.h), the tunables live in sugov_inv_sysfs.c and their
- * defaults in sugov_inv_params.c.  Kept from schedutil: rate_limit_us,
+ * utilization inputs, decide, commit), the governor operations and the
+ * module's registration.  Each CPU measures its own util
+ * (sugov_inv_measure.c), the rules are pure (sugov_inv_rules.h), a driver
+ * that may sleep is called from the slow path (sugov_inv_slow.c), system
+ * sleep is followed in sugov_inv_pm.c, the tunables live in
+ * sugov_inv_sysfs.c and their defaults in sugov_inv_params.c.  Kept from schedutil: rate_limit_us,
  * iowait boost, the busy-CPU hold, shared policies, fast switch with a
  * slow path, limits changes applied at the next update.  Not reproduced
  * (no exported interface on 6.1): util following tasks as they migrate,
@@ -41,7 +42,6 @@
 #include <linux/sched/rt.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/suspend.h>
 #include <linux/timekeeping.h>
 
 #include "compat.h"
@@ -62,24 +62,6 @@
 #define SUGOV_INV_KEEP_NS		NSEC_PER_SEC
 
 DEFINE_PER_CPU(struct sugov_inv_cpu, sugov_inv_cpus);
-
-/*
- * System sleep.  From the PM core's PM_SUSPEND_PREPARE (or hibernation's)
- * to its PM_POST_SUSPEND the tasks are being frozen, are frozen, or are
- * not thawed yet: cpufreq_resume() restarts the governors before the
- * thaw.  The CPUs' idle time then says nothing about the load that comes
- * back, and an estimate that folded it in asks for the policy minimum
- * just as the load returns.  So, while @sugov_inv_pm_sleep is set, the
- * hooks neither measure nor evaluate (the frequency stays where the load
- * left it), a governor restart keeps the estimates however long the
- * sleep lasted, and a window begun before the sleep (its pm_seq older
- * than @sugov_inv_pm_seq, advanced at the end) is not measured: the CPU
- * takes a new snapshot and decides on its estimate from before the sleep
- * until a window after the thaw closes.  Written by the PM notifier,
- * read by the hooks (sugov_inv_measure.c too).
- */
-bool sugov_inv_pm_sleep;
-unsigned int sugov_inv_pm_seq;
 
 /************************ Governor internals ***********************/
 
@@ -539,113 +521,7 @@ static void sugov_inv_update_shared(struct update_util_data *hook, u64 time,
 	sugov_inv_update_shared_slow(sgc, time, flags, due);
 }
 
-/* Slow path: the kthread's work, calls the driver (may sleep) */
-static void sugov_inv_work(struct kthread_work *work)
-{
-	struct sugov_inv_policy_data *sgp =
-		container_of(work, struct sugov_inv_policy_data, work);
-	unsigned long flags;
-	unsigned int freq, cur;
-
-	/*
-	 * Read next_freq and clear work_in_progress together: a hook that
-	 * sets a newer next_freq after this point sees work_in_progress
-	 * false and queues the work again, so no request is lost.
-	 */
-	raw_spin_lock_irqsave(&sgp->update_lock, flags);
-	freq = sgp->next_freq;
-	sgp->work_in_progress = false;
-	raw_spin_unlock_irqrestore(&sgp->update_lock, flags);
-
-	mutex_lock(&sgp->work_lock);
-	__cpufreq_driver_target(sgp->policy, freq, CPUFREQ_RELATION_L);
-	cur = READ_ONCE(sgp->policy->cur);
-	mutex_unlock(&sgp->work_lock);
-
-	/*
-	 * The driver may have set another frequency than @freq: it failed,
-	 * or (6.1) a hook's cpufreq_driver_resolve_freq() replaced
-	 * policy->cached_resolved_idx before __cpufreq_driver_target() used
-	 * it.  next_freq would then claim @freq, and every later request for
-	 * @freq would be skipped as unchanged while the CPU runs @cur.  Set
-	 * it to what the CPU runs, and forget the cached raw target so the
-	 * next evaluation resolves and sends again.  Not when a newer
-	 * request is pending: it is sent anyway.
-	 */
-	raw_spin_lock_irqsave(&sgp->update_lock, flags);
-	if (cur != freq && !sgp->work_in_progress && sgp->next_freq == freq) {
-		WRITE_ONCE(sgp->next_freq, cur);
-		WRITE_ONCE(sgp->cached_raw_khz, 0);
-	}
-	raw_spin_unlock_irqrestore(&sgp->update_lock, flags);
-}
-
-/* Slow path: hard IRQ context, hands the work to the kthread */
-static void sugov_inv_irq_work(struct irq_work *irq_work)
-{
-	struct sugov_inv_policy_data *sgp =
-		container_of(irq_work, struct sugov_inv_policy_data, irq_work);
-
-	kthread_queue_work(sgp->worker, &sgp->work);
-}
-
 /********************** cpufreq governor interface *********************/
-
-static int sugov_inv_kthread_create(struct sugov_inv_policy_data *sgp)
-{
-	struct cpufreq_policy *policy = sgp->policy;
-	struct kthread_worker *worker;
-	int ret;
-
-	/* Fast switch calls the driver from the hook: no thread needed */
-	if (policy->fast_switch_enabled)
-		return 0;
-
-	kthread_init_work(&sgp->work, sugov_inv_work);
-	worker = kthread_run_worker(0, "sugov_inv:%u",
-				    cpumask_first(policy->related_cpus));
-	if (IS_ERR(worker)) {
-		pr_err("cannot create the worker of policy%u: %ld\n",
-		       policy->cpu, PTR_ERR(worker));
-		return PTR_ERR(worker);
-	}
-
-	/*
-	 * schedutil's thread is SCHED_DEADLINE with the kernel-internal
-	 * SCHED_FLAG_SUGOV; a module can only ask for SCHED_FIFO (priority
-	 * 50): above every normal task, below higher RT priorities.
-	 */
-	sched_set_fifo(worker->task);
-
-	/*
-	 * Run on the policy's CPUs, where the driver expects to be called
-	 * (kthread_bind_mask() is not exported; this is its effect, though
-	 * root can still move the thread).
-	 */
-	ret = set_cpus_allowed_ptr(worker->task, policy->related_cpus);
-	if (ret) {
-		kthread_destroy_worker(worker);
-		pr_err("cannot bind the worker of policy%u: %d\n",
-		       policy->cpu, ret);
-		return ret;
-	}
-
-	init_irq_work(&sgp->irq_work, sugov_inv_irq_work);
-	mutex_init(&sgp->work_lock);
-	sgp->worker = worker;
-	return 0;
-}
-
-static void sugov_inv_kthread_stop(struct sugov_inv_policy_data *sgp)
-{
-	if (!sgp->worker)
-		return;
-
-	/* Flushes queued work, then stops and frees the thread */
-	kthread_destroy_worker(sgp->worker);
-	sgp->worker = NULL;
-	mutex_destroy(&sgp->work_lock);
-}
 
 static int sugov_inv_init(struct cpufreq_policy *policy)
 {
@@ -830,38 +706,6 @@ struct cpufreq_governor sugov_inv_gov = {
 	.limits	= sugov_inv_limits,
 };
 
-/************************** system sleep ************************/
-
-/* See sugov_inv_pm_sleep */
-static int sugov_inv_pm_notify(struct notifier_block *nb, unsigned long event,
-			       void *unused)
-{
-	switch (event) {
-	case PM_SUSPEND_PREPARE:
-	case PM_HIBERNATION_PREPARE:
-	case PM_RESTORE_PREPARE:
-		WRITE_ONCE(sugov_inv_pm_sleep, true);
-		break;
-	case PM_POST_SUSPEND:
-	case PM_POST_HIBERNATION:
-	case PM_POST_RESTORE:
-		WRITE_ONCE(sugov_inv_pm_seq, sugov_inv_pm_seq + 1);
-		/*
-		 * A hook that sees the sleep over sees the windows from
-		 * before it as such.  Pairs with the smp_rmb() in the hooks'
-		 * slow paths.
-		 */
-		smp_wmb();
-		WRITE_ONCE(sugov_inv_pm_sleep, false);
-		break;
-	}
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block sugov_inv_pm_nb = {
-	.notifier_call = sugov_inv_pm_notify,
-};
-
 /************************** registration ************************/
 
 static int __init sugov_inv_module_init(void)
@@ -874,7 +718,7 @@ static int __init sugov_inv_module_init(void)
 
 	sugov_inv_debugfs_init();
 	/* Before the governor can start: no start misses a sleep */
-	ret = register_pm_notifier(&sugov_inv_pm_nb);
+	ret = sugov_inv_pm_init();
 	if (ret)
 		goto remove_debugfs;
 
@@ -886,7 +730,7 @@ static int __init sugov_inv_module_init(void)
 	return 0;
 
 unregister_pm:
-	unregister_pm_notifier(&sugov_inv_pm_nb);
+	sugov_inv_pm_exit();
 remove_debugfs:
 	sugov_inv_debugfs_exit();
 	return ret;
@@ -901,7 +745,7 @@ module_init(sugov_inv_module_init);
 static void __exit sugov_inv_module_exit(void)
 {
 	cpufreq_unregister_governor(&sugov_inv_gov);
-	unregister_pm_notifier(&sugov_inv_pm_nb);
+	sugov_inv_pm_exit();
 	sugov_inv_debugfs_exit();
 }
 module_exit(sugov_inv_module_exit);

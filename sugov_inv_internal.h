@@ -377,9 +377,15 @@ static inline void sugov_inv_set_rate_limit(struct sugov_inv_policy_data *sgp,
 
 /* sugov_inv_gov.c: the governor, whose name the tunables' directory takes */
 extern struct cpufreq_governor sugov_inv_gov;
-/* sugov_inv_gov.c: system sleep (see sugov_inv_pm_sleep there) */
+/* sugov_inv_pm.c: system sleep (see sugov_inv_pm_sleep there) */
 extern bool sugov_inv_pm_sleep;
 extern unsigned int sugov_inv_pm_seq;
+int __init sugov_inv_pm_init(void);
+void sugov_inv_pm_exit(void);
+
+/* sugov_inv_slow.c */
+int sugov_inv_kthread_create(struct sugov_inv_policy_data *sgp);
+void sugov_inv_kthread_stop(struct sugov_inv_policy_data *sgp);
 
 /* sugov_inv_sysfs.c */
 extern const char * const sugov_inv_fmax_names[SUGOV_INV_NR_FMAX];

@@ -100,6 +100,7 @@ run_one() {
 }
 
 S=sugov_inv_sysfs.c G=sugov_inv_gov.c D=sugov_inv_debugfs.c F=freq_inv_core.c
+P=sugov_inv_pm.c
 FC=freq_inv_caps.c FS=freq_inv_sysfs.c
 # A tunable parser that accepts bad input, and a hotplug step left out.
 run_one "tunables: out-of-range numbers clamped instead of -ERANGE" $S \
@@ -134,7 +135,7 @@ run_one "fail-nth: sugov_inv_init() does not free its policy data on a failure" 
 	FAILNTH_OPS=gov SELFTEST_TIMEOUT=3000
 # System sleep (77-suspend): the notifier never marks the sleep, so the
 # hooks decide on the frozen CPUs' idle time around it.
-run_one "suspend: the system sleep never marked (estimates from the frozen stretch)" $G \
+run_one "suspend: the system sleep never marked (estimates from the frozen stretch)" $P \
 	's/^\t\tWRITE_ONCE(sugov_inv_pm_sleep, true);$/\t\tbreak;/' 77-suspend stock \
 	SUSPEND_CYCLES=5
 # Privileges (55-unprivileged): the hardware-reading debugfs file back

@@ -103,6 +103,9 @@ def add_run_opts(ap: argparse.ArgumentParser) -> None:
     ap.add_argument('--no-icount', dest='icount', action='store_false',
                     help='guest: no instruction counting, one host thread per vCPU '
                          '(MTTCG; the default with several vCPUs)')
+    ap.add_argument('--pin-vcpus', action='store_true',
+                    help='guest without instruction counting: pin vCPU i\'s host thread '
+                         'to host CPU i (tools/vm/run --pin-vcpus)')
     ap.add_argument('--skip-idle', action='store_true',
                     help='accepted for recorded commands: one vCPU under instruction '
                          'counting always skips idle time now (sleep=off)')
@@ -274,6 +277,8 @@ def resolve(args: argparse.Namespace) -> Request:
         # Several vCPUs run without instruction counting unless told.
         if args.icount is None:
             args.icount = args.smp == 1
+        if args.pin_vcpus and args.icount:
+            raise BadInput('--pin-vcpus is for a guest without instruction counting')
     # On a real machine the sizes the user did not give come from a
     # probe run (tbench and dbench take the duration itself).
     calib = [] if guest else [
@@ -289,6 +294,7 @@ def describe(req: Request, args: argparse.Namespace) -> str:
         return (f'guest {req.guest}'
                 f'{", Linux " + args.kernel_version if args.kernel_version else ""}, boost {"on" if args.boost else "off"}, {args.smp} vCPUs'
                 f'{", icount" if args.icount else ""}'
+                f'{", vCPUs pinned" if args.pin_vcpus else ""}'
                 f'{", CPPC " + args.cppc if args.cppc else ""}, energy {args.energy_scope}'
                 f'{f" of {args.package_cores} cores" if args.package_cores else ""}')
     return f'host {os.uname().nodename} {os.uname().release}'
@@ -390,7 +396,7 @@ def guest_command(args: argparse.Namespace, req: Request, name: str,
     assert req.guest is not None
     timeout = args.timeout or max(2400, 20 * len(plan))
     return runner.guest_command(name, args.smp, timeout, args.icount, args.cppc,
-                                args.kernel_version, env,
+                                args.kernel_version, env, args.pin_vcpus,
                                 [req.guest, '1' if args.boost else '0',
                                  '0' if args.no_energy else '1'], plan)
 

@@ -223,7 +223,7 @@ def run_host(rec: Recorder, plan: Sequence[PlannedRun], env: dict[str, str],
 
 def guest_command(args_name: str, smp: int, timeout_s: int, icount: bool, cppc: Optional[str],
                   kernel_version: Optional[str], guest_env: dict[str, str],
-                  guest_args: Sequence[str],
+                  pin_vcpus: bool, guest_args: Sequence[str],
                   plan: Sequence[PlannedRun]) -> list[str]:
     """tools/vm/run's command line for one boot that runs the plan."""
     cmd = [os.path.join(TOP, 'tools/vm/run'), '--name', args_name, '--smp', str(smp),
@@ -237,6 +237,8 @@ def guest_command(args_name: str, smp: int, timeout_s: int, icount: bool, cppc: 
         cmd += ['--icount=smp' if smp > 1 else '--icount=shift=3,sleep=off']
     if cppc:
         cmd += ['--cppc', cppc]
+    if pin_vcpus:
+        cmd += ['--pin-vcpus']
     if kernel_version:
         # Unset: tools/vm/run's own default (VM_KERNEL_VERSION or 6.1).
         cmd += ['--kernel-version', kernel_version]

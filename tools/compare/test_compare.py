@@ -642,6 +642,16 @@ class GuestCommand(unittest.TestCase):
                                                                 30, 0))
         self.assertEqual(cmd[cmd.index('--timeout') + 1], str(20 * 300))
 
+    def test_pin_vcpus(self) -> None:
+        # --pin-vcpus reaches tools/vm/run before the guest command, only
+        # when asked, and is refused with instruction counting (one host
+        # thread runs every vCPU there: nothing to pin).
+        cmd = self.command('--guest', 'epyc-7742', '--smp', '2', '--pin-vcpus')
+        self.assertLess(cmd.index('--pin-vcpus'), cmd.index('--'))
+        self.assertNotIn('--pin-vcpus', self.command('--guest', 'epyc-7742', '--smp', '2'))
+        with self.assertRaises(cli.BadInput):
+            self.command('--guest', 'epyc-7742', '--smp', '2', '--icount', '--pin-vcpus')
+
     def test_kernel_version(self) -> None:
         # --kernel-version 6.12 boots 6.12 (with --cppc too); unset,
         # tools/vm/run's own default (VM_KERNEL_VERSION or 6.1) stands.
