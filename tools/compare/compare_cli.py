@@ -79,7 +79,8 @@ def add_run_opts(ap: argparse.ArgumentParser) -> None:
                          'recorded as failed and the plan goes on (0: no limit)')
     ap.add_argument('--freq-sample', type=float, metavar='S',
                     help='sample scaling_cur_freq every S seconds (0: never; default 0.2, '
-                         'never for burst, whose idle gaps it would fill)')
+                         'never for burst, whose idle gaps it would fill, nor in a '
+                         'guest of several vCPUs under instruction counting)')
     ap.add_argument('--energy-poll', type=float, default=10.0, metavar='S',
                     help='read the energy counters every S seconds during a run, so that '
                          'every wrap is counted (default 10)')
@@ -279,6 +280,11 @@ def resolve(args: argparse.Namespace) -> Request:
             args.icount = args.smp == 1
         if args.pin_vcpus and args.icount:
             raise BadInput('--pin-vcpus is for a guest without instruction counting')
+        # Several vCPUs under instruction counting: the 5 Hz sampler
+        # more than doubled the 2-CPU ping-pong's round trip at 1500 MHz
+        # and spread it (Documentation/bench.rst, "Several CPUs").
+        if args.icount and args.smp > 1 and args.freq_sample is None:
+            args.freq_sample = 0.0
     # On a real machine the sizes the user did not give come from a
     # probe run (tbench and dbench take the duration itself).
     calib = [] if guest else [

@@ -642,6 +642,17 @@ class GuestCommand(unittest.TestCase):
                                                                 30, 0))
         self.assertEqual(cmd[cmd.index('--timeout') + 1], str(20 * 300))
 
+    def test_no_sampler_with_several_vcpus_under_icount(self) -> None:
+        # --smp 2 --icount: the frequency sampler is off unless asked;
+        # one vCPU, or several without icount, keep run-one.sh's default.
+        self.assertIn('SAMPLE_S=0', self.command('--guest', 'epyc-7742', '--smp', '2',
+                                                 '--icount'))
+        self.assertIn('SAMPLE_S=0.2', self.command('--guest', 'epyc-7742', '--smp', '2',
+                                                   '--icount', '--freq-sample', '0.2'))
+        for extra in ([], ['--smp', '2']):
+            cmd = self.command('--guest', 'epyc-7742', *extra)
+            self.assertFalse([a for a in cmd if a.startswith('SAMPLE_S')])
+
     def test_pin_vcpus(self) -> None:
         # --pin-vcpus reaches tools/vm/run before the guest command, only
         # when asked, and is refused with instruction counting (one host
