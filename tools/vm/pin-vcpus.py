@@ -12,9 +12,9 @@ vCPU's host thread id (qapi/machine.json in QEMU's source) and sets
 vCPU i's affinity to the i-th CPU this process may run on (wrapping
 around when there are fewer host CPUs than vCPUs).  QEMU's other
 threads (main loop, I/O) stay free to run anywhere.  It says what it
-did in one line on stderr and, with --report FILE, in FILE.
+did in one line on stderr.
 
-Usage: pin-vcpus.py SOCKET --vcpus N [--report FILE]
+Usage: pin-vcpus.py SOCKET --vcpus N
 """
 
 import argparse
@@ -41,7 +41,6 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('socket')
     ap.add_argument('--vcpus', type=int, required=True)
-    ap.add_argument('--report', metavar='FILE')
     a = ap.parse_args()
     sock = connect(a.socket, 60.0)
     if sock is None:
@@ -69,11 +68,7 @@ def main():
                   file=sys.stderr)
             return 1
         done.append(f'vCPU {idx} -> host CPU {cpu}')
-    line = 'vm: pinned ' + ', '.join(done)
-    print(line, file=sys.stderr)
-    if a.report:
-        with open(a.report, 'w', encoding='utf-8') as f:
-            print(line, file=f)
+    print('vm: pinned ' + ', '.join(done), file=sys.stderr)
     return 0
 
 
