@@ -14,17 +14,16 @@
 # Then, on Debian 12's 6.1 kernel and again on its 6.12 kernel (parts
 # NAME and NAME-6.12; 3 and 5 on 6.12 only on request, below):
 #   3. kunit: the KUnit suites on the project's debug test kernel (QEMU)
-#   4. selftests: selftests/ in QEMU on Debian's stock kernel, and
-#      77-suspend in a guest of its own (its 20 sleeps per layout)
+#   4. selftests: selftests/ in QEMU on Debian's stock kernel (6.12's
+#      without 10 and 60), and 77-suspend in a guest of its own on 6.1
+#      (5 sleeps per layout)
 #   4b. cppc: selftests/25-cppc.sh in one guest per ACPI CPPC preset
-#   5. selftests-debug: the selftests of our modules (20-freq-invariance
-#      to 80-stress: life cycle and 100 reloads, tunables, hotplug,
-#      limits, the 2-minute stress) again on the debug test kernel
-#      (lockdep, KASAN, UBSAN, kmemleak), where a splat or a leak that the
-#      stock kernel would not report shows up.  10-vcpufreq, which checks
-#      the test driver under the stock governors, runs on the stock kernel
-#      only.  15-emulation runs there too, in a guest of its own (CPU
-#      hotplug and unload with the stall timers running).
+#   5. selftests-debug: 45-resync, 50-lifecycle (20 reloads) and
+#      80-stress (30 s) again on the debug test kernel (lockdep, KASAN,
+#      UBSAN, kmemleak), where a splat or a leak that the stock kernel
+#      would not report shows up; with DEBUG_EMU=1 15-emulation too, in
+#      a guest of its own (CPU hotplug and unload with the stall timers
+#      running).
 #   6. emulation: 15-emulation in an instruction-counted guest (1 vCPU,
 #      --icount), the only place its timing checks can hold: a fixed job's
 #      time at each P-state, and the busy fraction of a fixed-rate load.
