@@ -18,8 +18,8 @@
 #      without 10 and 60), and 77-suspend in a guest of its own on 6.1
 #      (5 sleeps per layout)
 #   4b. cppc: selftests/25-cppc.sh in one guest per ACPI CPPC preset
-#   5. selftests-debug: 45-resync, 50-lifecycle (20 reloads) and
-#      80-stress (30 s) again on the debug test kernel (lockdep, KASAN,
+#   5. selftests-debug: 45-resync and 50-lifecycle (20 reloads) again
+#      on the debug test kernel (lockdep, KASAN,
 #      UBSAN, kmemleak), where a splat or a leak that the stock kernel
 #      would not report shows up; with DEBUG_EMU=1 15-emulation too, in
 #      a guest of its own (CPU hotplug and unload with the stall timers
@@ -45,7 +45,7 @@
 #      (62 s with make deps at a load average of 6, 3 min 17 s at 22)
 #  10. fail-nth: selftests/85-fail-nth.sh on the debug test kernel:
 #      allocations of each administrator operation failed one at a time
-#      (its first 2 points, then evenly spaced ones, 4 at most, and the
+#      (its first point, then evenly spaced ones, 3 at most, and the
 #      last).  FAILNTH_FULL=1 fails every point instead, and runs its
 #      freq_invariance probe part again in an ACPI CPPC guest: an hour
 #      or more on a 2-core TCG host.
@@ -312,12 +312,11 @@ if want "selftests-debug$sfx"; then
 		# it): 45-resync (the slow path's failed request), 50-lifecycle
 		# (load, select, switch and unload orders under KASAN and
 		# kmemleak, freq_invariance's included; 20 reload cycles
-		# rather than 100, which took 307 s of its 595 here) and
-		# 80-stress (30 s of everything at once, hotplug and tunable
-		# writes among it, under lockdep).  The hooks' decisions
-		# (40), hotplug and limits in turn (70), the tunables' bad
-		# input (60), suspend (77) and freq_invariance (20) run on
-		# the stock kernels; allocation failures in all of them run on
+		# rather than 100, which took 307 s of its 595 here).  The
+		# hooks' decisions (40), hotplug and limits (70), the
+		# tunables' bad input (60), suspend (77), the mixed stress
+		# (80: 204 s here at 30 s of stress) and freq_invariance (20)
+		# run on the stock kernels; allocation failures in all of them run on
 		# this kernel in fail-nth.  An idle CPU's drop is judged over
 		# 5 s rather than 3 and a limits change over 800 ms rather
 		# than 500, as this shell's own work keeps a CPU busy longer.
@@ -326,8 +325,8 @@ if want "selftests-debug$sfx"; then
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env SELFTEST_TIMEOUT=900 LIMITS_SETTLE_MS=8000 IDLE_SETTLE_MS=5000 LIMITS_AT_ONCE_MS=800 \
-			LIFECYCLE_CYCLES=20 STRESS_S=30 \
-			sh selftests/run.sh 45-resync.sh 50-lifecycle.sh '80-*.sh'
+			LIFECYCLE_CYCLES=20 \
+			sh selftests/run.sh 45-resync.sh 50-lifecycle.sh
 		# DEBUG_EMU=1: the emulated machine's hotplug and unload checks
 		# under lockdep, KASAN and kmemleak, in a guest of their own
 		# (the glob above cannot take 15 without 10); the stock guests
@@ -396,11 +395,10 @@ if want fail-nth; then
 	log=$build/vm/check-fail-nth.log
 	clog=$build/vm/check-fail-nth-cppc.log
 	rm -f "$log" "$clog"
-	# The subset (first 2 points of each operation, evenly spaced ones
-	# to 4, the last) is smaller than 85-fail-nth's default (3, 8): that
-	# one took 9 minutes in the Intel guest at a host load of 7 to 11
-	# (2026-12-02), and more than 13 in a fresh clone of 9007f38 on an
-	# idle machine of CI's kind, where make check must fit 90 minutes.
+	# The subset (the first point of each operation, evenly spaced ones
+	# to 3, the last) is smaller than 85-fail-nth's default (3, 8): that
+	# one took 1166 s in a fresh clone of 9007f38 on an idle machine of
+	# CI's kind, a quarter of make check's 82 minutes there.
 	# The CPPC guest runs with the full sweep only: its probe's
 	# subset found no init points by the kprobe trace and failed the
 	# module loader's instead, 4 to 15 minutes for little of ours.
@@ -420,7 +418,7 @@ if want fail-nth; then
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--append "$fn_append" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
-			-- env FAILNTH_FULL="$full" FAILNTH_FIRST=2 FAILNTH_EACH=4 SELFTEST_TIMEOUT=20000 sh selftests/run.sh '85-*.sh'
+			-- env FAILNTH_FULL="$full" FAILNTH_FIRST=1 FAILNTH_EACH=3 SELFTEST_TIMEOUT=20000 sh selftests/run.sh '85-*.sh'
 		guest_end $? "$log"
 		# The AMD CPPC backend's probe, on an ACPI CPPC platform
 		if [ "$full" = 1 ]; then
