@@ -655,8 +655,8 @@ side_partial_phases() {
 	# and more (decisions then saw 92-96 % busy at 67-71 % measured)
 	for c in $(seq 0 $((NCPU - 1))); do
 		echo $PART_HALFLIFE > $CPUFREQ/policy$c/sugov_inv/util_halflife_ms
-		echo 0 > $CPUFREQ/policy$c/sugov_inv/idle_restore_us
 	done
+	idle_memory_off
 	for l in $PART_LOADS; do
 		phase_pinned $PART_S $l
 		formula_phase "side by side, $l % load"
@@ -837,13 +837,10 @@ check_shared_top() {
 	fi
 	SHARED_LOADED=1
 	echo max_P > $TUN/freq_max_policy
-	# What the shared checks judge is the policy's choice among its
-	# CPUs, not the memory across idle stretches: on the debug kernel
-	# under TCG an idle CPU still runs a tick or more at a time every
-	# few tens of ms, and each such run restored the load's util, so
-	# the policy stayed at 2000 MHz for 5 s after the load (CI of
-	# 8409ec2, and a fresh clone of 7169a7f).
-	echo 0 > $TUN/idle_restore_us
+	# The policy's choice among its CPUs, without the idle memory: it
+	# held the policy at 2000 MHz for 5 s after the load on the debug
+	# kernel (CI of 8409ec2, a fresh clone of 7169a7f).
+	idle_memory_off
 	sleep 1
 	# Pinned: util does not follow a migrating task (see Documentation)
 	phase_begin; stress-ng --cpu 1 --taskset 1 -t 3 -q; phase_end
@@ -855,24 +852,13 @@ check_shared_top() {
 
 # Catches: stale CPUs keeping a shared policy up once idle.  Waits up to
 # IDLE_SETTLE_MS for the policy to come down (the slow path needs a
-# wake-up somewhere to evaluate, then its kthread to run), polling with
-# shell builtins only, so that the poll itself is not a load.
-all_cur_low() {
-	while read -r _c _k; do
-		[ "$_k" = "$LOW" ] || return 1
-	done < $VCF/cur
-}
-
+# wake-up somewhere to evaluate, then its kthread to run).
 check_shared_idle() {
 	if [ -z "$SHARED_LOADED" ]; then
 		ktap_fail "shared policy: back to the lowest P-state once idle"
 		return
 	fi
-	_w=0
-	until all_cur_low || [ $_w -ge "$IDLE_SETTLE_MS" ]; do
-		sleep 0.2
-		_w=$((_w + 200))
-	done
+	wait_all_cur le $LOW "$IDLE_SETTLE_MS"
 	low=$(awk '{ print $2 }' $VCF/cur | sort -u | tr '\n' ' ')
 	ktap_diag "shared: idle after the load: $low"
 	ktap_result "shared policy: back to the lowest P-state once idle" $([ "$low" = "$LOW " ]; echo $?)

@@ -186,16 +186,10 @@ for sh in 0 1; do
 		switch_twice
 	ktap_check "shared=$sh: under load, powersave after sugov_inv gets the minimum only" powersave_alone
 	load_stop
-	# Catches: a governor that no longer follows load after the switches.
-	# Without the memory across idle stretches (idle_restore_us 0): on
-	# the debug kernel under TCG an idle CPU still runs a tick or more
-	# every few tens of ms, and the memory, renewed from an estimate
-	# that holds it (Documentation/design.rst, idle_restore_us), kept a
-	# shared policy at the top for 5 s after the busy loop (fresh clone
-	# of 9007f38).  40-sugov-inv's shared checks do the same.
-	for t in $CPUFREQ/sugov_inv/idle_restore_us $CPUFREQ/policy*/sugov_inv/idle_restore_us; do
-		[ -w "$t" ] && echo 0 > "$t"
-	done
+	# Catches: a governor that no longer follows load after the switches
+	# (without the idle memory: it held a shared policy at the top for
+	# 5 s on the debug kernel, fresh clone of 9007f38).
+	idle_memory_off
 	reset_record
 	ktap_check "shared=$sh: after the switches sugov_inv drives every CPU" drives_all
 done

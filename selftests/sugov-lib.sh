@@ -33,6 +33,20 @@ active_policies() {
 	done
 }
 
+# idle_memory_off: idle_restore_us 0 wherever sugov_inv's tunables are
+# (the global directory, or each policy's with per-policy tunables), for
+# checks that judge how the governor follows a load, not its memory
+# across idle stretches.  On the debug kernel under TCG an idle CPU still
+# runs a tick or more every few tens of ms, and the memory, renewed from
+# an estimate that already holds it (Documentation/design.rst,
+# idle_restore_us), kept a shared policy up for seconds after its load.
+idle_memory_off() {
+	for _t in $CPUFREQ/sugov_inv/idle_restore_us $CPUFREQ/policy*/sugov_inv/idle_restore_us; do
+		[ -w "$_t" ] && echo 0 > "$_t"
+	done
+	return 0
+}
+
 # set_all FILE VALUE: write VALUE to FILE of every active policy.
 set_all() {
 	for p in $(active_policies); do

@@ -103,11 +103,16 @@ failed_part() {
 
 want() { [[ " $only " == *" $1 "* ]]; }
 
-# banner TEXT: "== TEXT", and the wall time of the part before it, for
-# the summary's last lines (CI's limit is 90 minutes for all of them).
+# Each part's wall time, for the summary's last lines (CI's limit is 90
+# minutes for all of them).  part_end: the running part's time, into
+# $times.  banner TEXT: ends the running part, starts one, "== TEXT".
 times='' part_name='' part_t0=$SECONDS
-banner() {
+part_end() {
 	[ -n "$part_name" ] && times="$times$(printf '%5d s  %s' $((SECONDS - part_t0)) "$part_name")"$'\n'
+	part_name=
+}
+banner() {
+	part_end
 	part_name=${1:0:60} part_t0=$SECONDS
 	echo "== $1"
 }
@@ -303,6 +308,7 @@ if want "selftests-debug$sfx"; then
 	banner "selftests in QEMU: $series debug test kernel"
 	log=$build/vm/check-debug$sfx.log
 	elog=$build/vm/check-debug-emu$sfx.log
+	debug_emu=${DEBUG_EMU:-0}
 	if kdir=$(KUNIT_SERIES=$series "$top/tools/kunit/build-kernel.sh" -q | tail -n 1) && [ -s "$kdir/arch/x86/boot/bzImage" ]; then
 		# The suites whose code paths a debug kernel judges beyond the
 		# stock runs, as few as judge them all, since on a 2-core
@@ -316,26 +322,24 @@ if want "selftests-debug$sfx"; then
 		# hooks' decisions (40), hotplug and limits (70), the
 		# tunables' bad input (60), suspend (77), the mixed stress
 		# (80: 204 s here at 30 s of stress) and freq_invariance (20)
-		# run on the stock kernels; allocation failures in all of them run on
-		# this kernel in fail-nth.  An idle CPU's drop is judged over
-		# 5 s rather than 3 and a limits change over 800 ms rather
-		# than 500, as this shell's own work keeps a CPU busy longer.
-		# Each suite gets 900 s, not the settings file's 600.
+		# run on the stock kernels; allocation failures in all of them
+		# run on this kernel in fail-nth.  An idle CPU's drop is judged
+		# over 5 s rather than 3, as this shell's own work keeps a CPU
+		# busy longer.  Each suite gets 900 s, not the settings file's
+		# 600.
 		guest_run "check-debug$sfx" 1800 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
-			-- env SELFTEST_TIMEOUT=900 LIMITS_SETTLE_MS=8000 IDLE_SETTLE_MS=5000 LIMITS_AT_ONCE_MS=800 \
-			LIFECYCLE_CYCLES=20 \
+			-- env SELFTEST_TIMEOUT=900 IDLE_SETTLE_MS=5000 LIFECYCLE_CYCLES=20 \
 			sh selftests/run.sh 45-resync.sh 50-lifecycle.sh
 		# DEBUG_EMU=1: the emulated machine's hotplug and unload checks
-		# under lockdep, KASAN and kmemleak, in a guest of their own
-		# (the glob above cannot take 15 without 10); the stock guests
-		# run them otherwise.  Its energy check gets 15 %: the debug
+		# under lockdep, KASAN and kmemleak, in a guest of their own;
+		# the stock guests run them otherwise.  Its energy check gets 15 %: the debug
 		# kernel's slow interrupts on the idle vCPU count busy in
 		# /proc/stat and idle in the model (-6.13 % at 3400 MHz in a
 		# fresh clone of 12bf99d, -8.03 % in one of 0f93728); the
 		# instruction-counted run below holds the model to 2 %.
-		if [ "${DEBUG_EMU:-0}" = 1 ]; then
+		if [ "$debug_emu" = 1 ]; then
 			guest_run "check-debug-emu$sfx" 900 --smp 2 \
 				--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 				--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
@@ -343,10 +347,10 @@ if want "selftests-debug$sfx"; then
 		fi
 	else
 		failed_part "debug test kernel did not build" "$log"
-		[ "${DEBUG_EMU:-0}" = 1 ] && failed_part "debug test kernel did not build" "$elog"
+		[ "$debug_emu" = 1 ] && failed_part "debug test kernel did not build" "$elog"
 	fi
 	tally "selftests (debug $series)" "$log"
-	[ "${DEBUG_EMU:-0}" = 1 ] && tally "emulation (debug $series)" "$elog"
+	[ "$debug_emu" = 1 ] && tally "emulation (debug $series)" "$elog"
 fi
 
 if want "emulation$sfx"; then
@@ -451,7 +455,7 @@ fi
 echo
 [ -n "$retried" ] && printf 'Run twice (the first guest died with no frame of ours):\n# %s\n\n' "$retried"
 [ -n "$failures" ] && printf 'Failed:\n%s\n' "$failures"
-banner end >/dev/null
+part_end
 printf 'Wall time per part:\n%s\n' "$times"
 printf '%s' "$summary"
 echo "$total_p passed, $total_f failed, $total_s skipped"
