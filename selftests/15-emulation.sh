@@ -392,7 +392,7 @@ fi
 # The guest's CPUs as NCPU of the epyc-7742's 64 cores: the whole uncore
 # (64 W) and 64 - NCPU idle cores at 0.1 W beside them, instead of the
 # slice's NCPU x 1 W.  The package energy is the CPUs' own plus theirs
-# (to 1e-4: the file reads the CPUs a moment after the package), and
+# (one reading: to the rounding of each part to uJ, 1 uJ a part), and
 # theirs grows at that power.
 check_package() {
 	load preset=epyc-7742 emulate=1 energy_scope=package || return 1
@@ -403,20 +403,19 @@ check_package() {
 	got_unc=$(awk '$1 == "uncore" { print $5 }' $DBG/energy)
 	[ "$got_unc" = $((64 * EPYC_UNCORE)) ] && [ "$got_idle" = "$want_idle" ] ||
 		{ echo "uncore $got_unc uW, idle cores '$got_idle' (want $((64 * EPYC_UNCORE)), '$want_idle')"; return 1; }
-	# "t uncore_uj idle_uj (package_uj - sum of parts) / package_uj" at
-	# two moments, the time read by the process that reads the energy
+	# "t uncore_uj idle_uj package_uj-sum_of_parts parts" at two
+	# moments, the time read by the process that reads the energy
 	sample() {
 		awk 'BEGIN { getline l < "/proc/uptime"; split(l, a, " "); t = a[1] }
-			$1 == "cpu" { c += $6 } $1 == "uncore" { u = $3 }
+			$1 == "cpu" { c += $6; n++ } $1 == "uncore" { u = $3 }
 			$1 == "idle_cores" { i = $3 } $1 == "package" { p = $3 }
-			END { print t, u, i, (p - c - u - i) / p }' $DBG/energy
+			END { print t, u, i, p - c - u - i, n + 2 }' $DBG/energy
 	}
 	s0=$(sample); sleep 1; s1=$(sample)
 	echo "$s0 $s1" | awk -v w=$((64 * EPYC_UNCORE + (64 - NCPU) * EPYC_IDLE)) '{
-		dt = $5 - $1; rate = ($6 - $2 + $7 - $3) / dt
-		printf "uncore and idle cores: %.2f W over %.2f s (model %.2f W); package - parts: %.1e, %.1e of it\n", rate / 1e6, dt, w / 1e6, $4, $8
-		d0 = $4 < 0 ? -$4 : $4; d1 = $8 < 0 ? -$8 : $8
-		exit !(rate >= w * 0.97 && rate <= w * 1.03 && d0 <= 1e-4 && d1 <= 1e-4) }'
+		dt = $6 - $1; rate = ($7 - $2 + $8 - $3) / dt
+		printf "uncore and idle cores: %.2f W over %.2f s (model %.2f W); package - parts: %d, %d uJ (%d parts)\n", rate / 1e6, dt, w / 1e6, $4, $9, $5
+		exit !(rate >= w * 0.97 && rate <= w * 1.03 && $4 >= 0 && $4 < $5 && $9 >= 0 && $9 < $10) }'
 }
 ktap_check_v "energy_scope=package: the whole uncore and the other cores idle" check_package
 load preset=epyc-7742 emulate=1

@@ -703,12 +703,16 @@ check_side_flat_out() { # freq_max choice
 }
 
 # With the same busy fraction the choice with the higher freq_max never
-# runs lower (higher f, higher invariant util, higher target), so the
-# order holds between any two CPUs whose loads came out within 5 points
-# of each other; 50 MHz allows for the rest of the difference.
+# asks for less (higher f, higher invariant util, higher target), so the
+# order of the mean raw targets holds between any two CPUs whose loads
+# came out within 5 points of each other; 5 % allows for the rest of the
+# difference.  The mean request is no judge at low loads: with raw
+# targets under the lowest P-state it counts only how often a target
+# crosses a table step (6.12 guest, 60 % load: midpoint's raw mean
+# 1301 MHz under max_boost's 1581, its mean request 1759 MHz over 1667).
 # Catches: freq_max of two choices swapped, or max_P above max_boost.
 check_side_order() {
-	side_skip "partial loads: max_P <= midpoint <= max_boost" && return
+	side_skip "partial loads: raw targets max_P <= midpoint <= max_boost" && return
 	[ -n "$SIDE_PART" ] || side_partial_phases
 	bad= n=0
 	for l in $PART_LOADS; do
@@ -718,14 +722,14 @@ check_side_order() {
 			d=$(($(col $f $1 6) - $(col $f $2 6)))
 			[ "$d" -le 5 ] && [ "$d" -ge -5 ] || continue
 			n=$((n + 1))
-			[ "$(col $f $1 2)" -le $(($(col $f $2 2) + 50000)) ] ||
+			[ "$(col $f $1 4)" -le $(($(col $f $2 4) * 105 / 100)) ] ||
 				bad="$bad $l%:cpu$1>cpu$2"
 		done
 	done
 	if [ "$n" = 0 ]; then
-		ktap_skip "partial loads: max_P <= midpoint <= max_boost" "no two CPUs measured within 5 points of busy"
+		ktap_skip "partial loads: raw targets max_P <= midpoint <= max_boost" "no two CPUs measured within 5 points of busy"
 	else
-		ktap_result "partial loads: max_P <= midpoint <= max_boost ($n comparisons${bad:+, not at$bad})" \
+		ktap_result "partial loads: raw targets max_P <= midpoint <= max_boost ($n comparisons${bad:+, not at$bad})" \
 			$([ -z "$bad" ]; echo $?)
 	fi
 }

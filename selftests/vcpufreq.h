@@ -148,6 +148,8 @@ int vcpufreq_emu_start(void);
 void vcpufreq_emu_stop(void);
 void vcpufreq_emu_set(unsigned int cpu, int idx, bool boost_on);
 void vcpufreq_emu_package(struct vcpufreq_emu_package *pkg);
+void vcpufreq_emu_package_of(struct vcpufreq_emu_package *pkg, u64 cpus_nj,
+			     u64 now_ns);
 extern const char * const vcpufreq_em_scope_names[];
 void vcpufreq_emu_read(unsigned int cpu, struct vcpufreq_emu_snap *snap);
 

@@ -360,7 +360,9 @@ DEFINE_SHOW_ATTRIBUTE(vcpufreq_config);
  *   uncore energy_uj <n> power_uw <n>
  *   idle_cores energy_uj <n> power_uw <n> count <n>   (whole package only)
  *   package energy_uj <n>                      (not wrapped)
- * busy_ns includes stall_ns; fires counts stall timer callbacks.
+ * busy_ns includes stall_ns; fires counts stall timer callbacks.  The
+ * package is the CPUs as shown plus the uncore and idle cores up to the
+ * end of the reading, so the parts add up to it (to the rounding to uJ).
  */
 static int vcpufreq_energy_show(struct seq_file *m, void *v)
 {
@@ -368,10 +370,11 @@ static int vcpufreq_energy_show(struct seq_file *m, void *v)
 	struct vcpufreq_emu_package pkg;
 	struct vcpufreq_emu_snap snap;
 	unsigned int cpu, i;
+	u64 cpus_nj = 0;
 
-	vcpufreq_emu_package(&pkg);
 	for_each_possible_cpu(cpu) {
 		vcpufreq_emu_read(cpu, &snap);
+		cpus_nj += snap.energy_nj;
 		seq_printf(m, "cpu %u khz %u energy_uj %llu busy_ns %llu idle_ns %llu stall_ns %llu fires %llu entry_ns %llu\n",
 			   cpu, snap.eff_khz, div_u64(snap.energy_nj, 1000),
 			   snap.busy_ns, snap.idle_ns, snap.stall_ns,
@@ -382,6 +385,7 @@ static int vcpufreq_energy_show(struct seq_file *m, void *v)
 					   mc->slot_khz[i], snap.slot_ns[i]);
 		}
 	}
+	vcpufreq_emu_package_of(&pkg, cpus_nj, ktime_get_ns());
 	seq_printf(m, "uncore energy_uj %llu power_uw %u\n",
 		   div_u64(pkg.uncore_nj, 1000), mc->uncore_uw);
 	if (mc->scope == VCPUFREQ_EM_PACKAGE)

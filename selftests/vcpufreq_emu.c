@@ -481,11 +481,33 @@ static void vcpufreq_emu_find_tp(struct tracepoint *tp, void *priv)
 }
 
 /**
+ * vcpufreq_emu_package_of() - the package energy, given its CPUs' part
+ * @pkg:	set to the total and its uncore and idle-core parts, nJ
+ * @cpus_nj:	the emulated CPUs' energy since load, nJ
+ * @now_ns:	CLOCK_MONOTONIC time the uncore and idle cores run to
+ *
+ * The uncore and the package's other cores (energy_scope=package) use
+ * constant power since load.  A reader that also shows each CPU passes
+ * the sum of the CPUs it read, so that the parts it shows add up to the
+ * total it shows.
+ *
+ * Context: any.
+ */
+void vcpufreq_emu_package_of(struct vcpufreq_emu_package *pkg, u64 cpus_nj,
+			     u64 now_ns)
+{
+	pkg->uncore_nj = vcpufreq_em_nj(now_ns - vcpufreq_emu_t0_ns,
+					vcpufreq_machine.uncore_uw);
+	pkg->idle_cores_nj = vcpufreq_em_nj(now_ns - vcpufreq_emu_t0_ns,
+					    vcpufreq_machine.idle_cores_uw);
+	pkg->total_nj = cpus_nj + pkg->uncore_nj + pkg->idle_cores_nj;
+}
+
+/**
  * vcpufreq_emu_package() - the package energy since load
  * @pkg:	set to the total and its uncore and idle-core parts, nJ
  *
- * Every CPU is integrated up to now first; the uncore and the package's
- * other cores (energy_scope=package) use constant power since load.
+ * Every CPU is integrated up to now first.
  *
  * Context: any; takes each CPU's raw lock with IRQs saved.
  */
@@ -503,11 +525,7 @@ void vcpufreq_emu_package(struct vcpufreq_emu_package *pkg)
 		total += ec->energy_nj;
 		raw_spin_unlock_irqrestore(&ec->lock, flags);
 	}
-	pkg->uncore_nj = vcpufreq_em_nj(now - vcpufreq_emu_t0_ns,
-					vcpufreq_machine.uncore_uw);
-	pkg->idle_cores_nj = vcpufreq_em_nj(now - vcpufreq_emu_t0_ns,
-					    vcpufreq_machine.idle_cores_uw);
-	pkg->total_nj = total + pkg->uncore_nj + pkg->idle_cores_nj;
+	vcpufreq_emu_package_of(pkg, total, now);
 }
 
 /**
