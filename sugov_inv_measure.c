@@ -76,9 +76,9 @@ bool sugov_inv_measure(struct sugov_inv_cpu *sgc, u64 time,
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct cpufreq_policy *policy = sgp->policy;
 	unsigned int pm_seq = READ_ONCE(sugov_inv_pm_seq);
-	u64 wall_us, idle_us, halflife_ns, win_wall_us, win_idle_us;
+	struct sugov_inv_wake_window fold;
+	u64 wall_us, idle_us, halflife_ns;
 	enum freq_inv_deliv_source src;
-	struct sugov_inv_est before;
 	u32 khz;
 
 	sugov_inv_read_idle(sgc->cpu, true, &wall_us, &idle_us);
@@ -121,21 +121,22 @@ bool sugov_inv_measure(struct sugov_inv_cpu *sgc, u64 time,
 	if (!sgc->measured)
 		halflife_ns = 0;
 
-	/* A clock read out of order (idle ahead of wall) gives busy 0 */
-	win_wall_us = sugov_inv_since(wall_us, win->wall_us);
-	win_idle_us = sugov_inv_since(idle_us, win->idle_us);
-	before = win->est;
-	sugov_inv_est_update(&win->est, win_wall_us, win_idle_us, khz,
-			     win->caps.reference_khz, halflife_ns);
-
 	/*
-	 * Work that arrives on an idle CPU: remember the estimate a long idle
-	 * stretch began with, give it back once the CPU has run a tick.
+	 * A clock read out of order (idle ahead of wall) gives busy 0.  Work
+	 * that arrives on an idle CPU: the estimate a long idle stretch began
+	 * with is remembered and given back once the CPU has run a tick.
 	 */
-	sugov_inv_wake_note(&sgc->wake, &before, time, win_wall_us,
-			    win_idle_us,
-			    READ_ONCE(sgp->tunables->idle_restore_us));
-	sugov_inv_wake_restore(&sgc->wake, &win->est, time, TICK_NSEC);
+	fold = (struct sugov_inv_wake_window){
+		.now_ns = time,
+		.wall_us = sugov_inv_since(wall_us, win->wall_us),
+		.idle_us = sugov_inv_since(idle_us, win->idle_us),
+		.deliv_khz = khz,
+		.ref_khz = win->caps.reference_khz,
+		.halflife_ns = halflife_ns,
+		.restore_us = READ_ONCE(sgp->tunables->idle_restore_us),
+		.guard_ns = TICK_NSEC,
+	};
+	sugov_inv_wake_fold(&sgc->wake, &win->est, &fold);
 
 	sgc->samples_since_eval++;
 	if (idle_us != win->idle_us)

@@ -33,12 +33,21 @@
 /**
  * struct sugov_inv_wake - one CPU's memory across idle stretches
  * @pre: the estimate when the CPU last went into a long idle stretch
- *	after a run of at least a tick (zero until then)
+ *	after a run of at least a tick (zero until then), as the CPU's own
+ *	windows made it (@earned)
+ * @earned: the CPU's estimate folded from its windows alone, never
+ *	raised by a restore: what a long idle stretch remembers after a
+ *	short run, so that a restored memory is not taken again as the
+ *	CPU's own (a CPU whose load has ended but that runs a tick after
+ *	each long idle stretch would otherwise keep the ended load's util
+ *	for good)
  * @run_start_ns: the end of the CPU's last window with idle time (hook
  *	clock): its current run has gone on at least since then
  * @busy_ns: busy time of the windows with idle time since the last long
  *	idle stretch: the CPU's short runs (a run still going on is not in
  *	it)
+ * @work_ns: busy time of every window since the last long idle stretch:
+ *	the work that confirms a memory (sugov_inv_wake_fold())
  * @ran_tick: the CPU has run for a tick without idling since its last
  *	long idle stretch began (so @pre, taken at the next one, describes a
  *	real run, not a wake-up of a few microseconds)
@@ -48,8 +57,10 @@
  */
 struct sugov_inv_wake {
 	struct sugov_inv_est pre;
+	struct sugov_inv_est earned;
 	u64 run_start_ns;
 	u64 busy_ns;
+	u64 work_ns;
 	u64 taken_ns;
 	bool ran_tick;
 	bool pending;
@@ -182,6 +193,81 @@ static inline bool sugov_inv_wake_holding(const struct sugov_inv_wake *w,
 					  u64 now_ns, u64 guard_ns)
 {
 	return w->pending && sugov_inv_wake_run_ns(w, now_ns) < guard_ns;
+}
+
+/**
+ * struct sugov_inv_wake_window - one window, as sugov_inv_wake_fold() takes it
+ * @now_ns: hook time of the window's end
+ * @wall_us: the window's length, us
+ * @idle_us: idle time in it, us
+ * @deliv_khz: average delivered frequency while busy, kHz
+ * @ref_khz: what capacity 1024 stands for, kHz (0: unknown)
+ * @halflife_ns: the estimator's half-life, ns
+ * @restore_us: the idle_restore_us tunable (0: the memory is off)
+ * @guard_ns: how long a run must last before the memory is restored (a
+ *	tick)
+ */
+struct sugov_inv_wake_window {
+	u64 now_ns;
+	u64 wall_us;
+	u64 idle_us;
+	u32 deliv_khz;
+	u32 ref_khz;
+	u64 halflife_ns;
+	u32 restore_us;
+	u64 guard_ns;
+};
+
+/**
+ * sugov_inv_wake_fold() - fold a window into the estimate, with the memory
+ * @w: the CPU's memory
+ * @est: the CPU's estimate
+ * @win: the window
+ *
+ * Folds @win into @est and into @w->earned alike (sugov_inv_est_update()),
+ * notes the window (sugov_inv_wake_note()), then restores a pending memory
+ * into @est (sugov_inv_wake_restore()).  What a long idle stretch
+ * remembers depends on the work since the last one: after at least
+ * @win->restore_us of busy time in all (a job as long as the gaps that
+ * make work arrive on an idle CPU; short idles inside it do not count
+ * against it) the estimate as it was, restored memory and all, since the
+ * work confirmed it; after less, the earned estimate, so that a memory
+ * lives on only through work that bears it out.
+ * A burst of 35 ms after each 100 ms gap keeps its memory; a job of 8 ms
+ * every 38 ms after a load fades to its own duty cycle (KUnit
+ * wake_keeps_for_long_runs, wake_fades_after_load).  With the memory off,
+ * @w->earned follows @est, so that turning it on starts from the CPU's
+ * estimate.
+ *
+ * Context: any.
+ * Return: true when @est was raised by the memory.
+ */
+static inline bool sugov_inv_wake_fold(struct sugov_inv_wake *w,
+				       struct sugov_inv_est *est,
+				       const struct sugov_inv_wake_window *win)
+{
+	struct sugov_inv_est earned_before = w->earned, before = *est;
+	u64 restore_ns = (u64)win->restore_us * NSEC_PER_USEC;
+	bool confirmed;
+
+	w->work_ns += (win->wall_us > win->idle_us ?
+		       win->wall_us - win->idle_us : 0) * NSEC_PER_USEC;
+	confirmed = w->work_ns >= restore_ns;
+	/* A long idle stretch ends the work; its window's busy time with it */
+	if (win->restore_us && win->idle_us >= win->restore_us)
+		w->work_ns = 0;
+	sugov_inv_est_update(est, win->wall_us, win->idle_us, win->deliv_khz,
+			     win->ref_khz, win->halflife_ns);
+	if (win->restore_us)
+		sugov_inv_est_update(&w->earned, win->wall_us, win->idle_us,
+				     win->deliv_khz, win->ref_khz,
+				     win->halflife_ns);
+	else
+		w->earned = *est;
+	sugov_inv_wake_note(w, confirmed ? &before : &earned_before,
+			    win->now_ns, win->wall_us, win->idle_us,
+			    win->restore_us);
+	return sugov_inv_wake_restore(w, est, win->now_ns, win->guard_ns);
 }
 
 #endif /* _SUGOV_INV_WAKE_H */

@@ -38,6 +38,11 @@
  *    with a timer in it restores nothing)
  *  - the age bound's > turned into >= (a memory of exactly the bound's
  *    age dropped), or the bound doubled (one just older kept)
+ *  - the memory renewed from the estimate rather than the earned one after
+ *    a short run (a CPU whose load has ended keeps its util while it runs
+ *    a tick after each long idle: wake_fades_after_load, with the
+ *    estimator itself), or from the earned one after a long run (a burst
+ *    after each 100 ms gap starts low again: wake_keeps_for_long_runs)
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -274,9 +279,107 @@ static void wake_run_from_last_idle(struct kunit *test)
 			2 * NSEC_PER_MSEC);
 }
 
+/*
+ * The memory is the CPU's own, never one it was given back: after a load
+ * that kept the CPU busy, a job of 8 ms every 38 ms (each run a tick and
+ * more after 30 ms of idle, so each restores the memory) must bring the
+ * estimate down to its own duty cycle, about a fifth, not keep the load's.
+ * The estimator is the real one (32 ms half-life, at the reference).
+ */
+static void wake_fades_after_load(struct kunit *test)
+{
+	struct sugov_inv_wake w = { };
+	struct sugov_inv_est est = { };
+	struct sugov_inv_wake_window win = {
+		.now_ns = NSEC_PER_SEC,
+		.deliv_khz = 2000000,
+		.ref_khz = 2000000,
+		.restore_us = 20000,
+		.guard_ns = WAKE_TICK_NS,
+	};
+	bool restored_first = false;
+	unsigned int i, j;
+
+	/* 200 ms flat out, a window a tick; the first sets the estimate */
+	for (i = 0; i < 50; i++) {
+		win.now_ns += WAKE_TICK_NS;
+		win.wall_us = WAKE_TICK_NS / NSEC_PER_USEC;
+		win.idle_us = 0;
+		win.halflife_ns = i ? 32 * NSEC_PER_MSEC : 0;
+		sugov_inv_wake_fold(&w, &est, &win);
+	}
+	KUNIT_ASSERT_GT(test, sugov_inv_est_util(&est), 1000U);
+
+	for (i = 0; i < 20; i++) {
+		/* 30 ms idle, woken 100 us before the window closes */
+		win.now_ns += 30100 * NSEC_PER_USEC;
+		win.wall_us = 30100;
+		win.idle_us = 30000;
+		sugov_inv_wake_fold(&w, &est, &win);
+		/* 8 ms of running, a window a tick: restored at the first */
+		for (j = 0; j < 2; j++) {
+			win.now_ns += WAKE_TICK_NS;
+			win.wall_us = WAKE_TICK_NS / NSEC_PER_USEC;
+			win.idle_us = 0;
+			if (sugov_inv_wake_fold(&w, &est, &win) && !i)
+				restored_first = true;
+		}
+	}
+	/* The rule itself still works: the first run got the load back */
+	KUNIT_EXPECT_TRUE(test, restored_first);
+	KUNIT_EXPECT_LT(test, sugov_inv_est_util(&est), 450U);
+	KUNIT_EXPECT_LT(test, sugov_inv_est_util(&w.pre), 450U);
+}
+
+/*
+ * A run that bears the memory out keeps it: after the same load, a burst
+ * of 36 ms (nine ticks, longer than idle_restore_us) after each 100 ms
+ * gap gets the memory back at every burst, and goes into each gap with
+ * it, as the bursts of tools/compare's burst:100 do.
+ */
+static void wake_keeps_for_long_runs(struct kunit *test)
+{
+	struct sugov_inv_wake w = { };
+	struct sugov_inv_est est = { };
+	struct sugov_inv_wake_window win = {
+		.now_ns = NSEC_PER_SEC,
+		.deliv_khz = 2000000,
+		.ref_khz = 2000000,
+		.restore_us = 20000,
+		.guard_ns = WAKE_TICK_NS,
+	};
+	unsigned int i, j, restored = 0;
+
+	for (i = 0; i < 50; i++) {
+		win.now_ns += WAKE_TICK_NS;
+		win.wall_us = WAKE_TICK_NS / NSEC_PER_USEC;
+		win.idle_us = 0;
+		win.halflife_ns = i ? 32 * NSEC_PER_MSEC : 0;
+		sugov_inv_wake_fold(&w, &est, &win);
+	}
+	for (i = 0; i < 10; i++) {
+		win.now_ns += 100100 * NSEC_PER_USEC;
+		win.wall_us = 100100;
+		win.idle_us = 100000;
+		sugov_inv_wake_fold(&w, &est, &win);
+		for (j = 0; j < 9; j++) {
+			win.now_ns += WAKE_TICK_NS;
+			win.wall_us = WAKE_TICK_NS / NSEC_PER_USEC;
+			win.idle_us = 0;
+			if (sugov_inv_wake_fold(&w, &est, &win))
+				restored++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, restored, 10U);
+	KUNIT_EXPECT_GT(test, sugov_inv_est_util(&w.pre), 900U);
+	KUNIT_EXPECT_GT(test, sugov_inv_est_util(&est), 900U);
+}
+
 static struct kunit_case sugov_inv_wake_test_cases[] = {
 	KUNIT_CASE_PARAM(wake_timeline, wake_gen_params),
 	KUNIT_CASE(wake_run_from_last_idle),
+	KUNIT_CASE(wake_fades_after_load),
+	KUNIT_CASE(wake_keeps_for_long_runs),
 	{}
 };
 

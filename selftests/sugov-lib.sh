@@ -37,9 +37,9 @@ active_policies() {
 # (the global directory, or each policy's with per-policy tunables), for
 # checks that judge how the governor follows a load, not its memory
 # across idle stretches.  On the debug kernel under TCG an idle CPU still
-# runs a tick or more every few tens of ms, and the memory, renewed from
-# an estimate that already holds it (Documentation/design.rst,
-# idle_restore_us), kept a shared policy up for seconds after its load.
+# runs a tick or more every few tens of ms; before the memory was renewed
+# only through work (Documentation/design.rst, idle_restore_us), it kept
+# a shared policy up for seconds after its load there.
 idle_memory_off() {
 	for _t in $CPUFREQ/sugov_inv/idle_restore_us $CPUFREQ/policy*/sugov_inv/idle_restore_us; do
 		[ -w "$_t" ] && echo 0 > "$_t"
