@@ -279,49 +279,65 @@ static void wake_run_from_last_idle(struct kunit *test)
 			2 * NSEC_PER_MSEC);
 }
 
-/*
- * The memory is the CPU's own, never one it was given back: after a load
- * that kept the CPU busy, a job of 8 ms every 38 ms (each run a tick and
- * more after 30 ms of idle, so each restores the memory) must bring the
- * estimate down to its own duty cycle, about a fifth, not keep the load's.
- * The estimator is the real one (32 ms half-life, at the reference).
- */
-static void wake_fades_after_load(struct kunit *test)
+/* One window of @wall_us with @idle_us of idle, ending @wall_us later */
+static bool wake_fold_next(struct sugov_inv_wake *w, struct sugov_inv_est *est,
+			   struct sugov_inv_wake_window *win, u64 wall_us,
+			   u64 idle_us)
 {
-	struct sugov_inv_wake w = { };
-	struct sugov_inv_est est = { };
-	struct sugov_inv_wake_window win = {
+	win->now_ns += wall_us * NSEC_PER_USEC;
+	win->wall_us = wall_us;
+	win->idle_us = idle_us;
+	return sugov_inv_wake_fold(w, est, win);
+}
+
+/*
+ * 200 ms flat out, a window a tick, the first setting the estimate: the
+ * load both fold cases start from (real estimator, 32 ms half-life, at
+ * the reference).
+ */
+static void wake_flat_out_load(struct sugov_inv_wake *w,
+			       struct sugov_inv_est *est,
+			       struct sugov_inv_wake_window *win)
+{
+	unsigned int i;
+
+	*win = (struct sugov_inv_wake_window){
 		.now_ns = NSEC_PER_SEC,
 		.deliv_khz = 2000000,
 		.ref_khz = 2000000,
 		.restore_us = 20000,
 		.guard_ns = WAKE_TICK_NS,
 	};
+	for (i = 0; i < 50; i++) {
+		win->halflife_ns = i ? 32 * NSEC_PER_MSEC : 0;
+		wake_fold_next(w, est, win, WAKE_TICK_NS / NSEC_PER_USEC, 0);
+	}
+}
+
+/*
+ * The memory is the CPU's own, never one it was given back: after a load
+ * that kept the CPU busy, a job of 8 ms every 38 ms (each run a tick and
+ * more after 30 ms of idle, so each restores the memory) must bring the
+ * estimate down to its own duty cycle, about a fifth, not keep the load's.
+ */
+static void wake_fades_after_load(struct kunit *test)
+{
+	struct sugov_inv_wake w = { };
+	struct sugov_inv_est est = { };
+	struct sugov_inv_wake_window win;
 	bool restored_first = false;
 	unsigned int i, j;
 
-	/* 200 ms flat out, a window a tick; the first sets the estimate */
-	for (i = 0; i < 50; i++) {
-		win.now_ns += WAKE_TICK_NS;
-		win.wall_us = WAKE_TICK_NS / NSEC_PER_USEC;
-		win.idle_us = 0;
-		win.halflife_ns = i ? 32 * NSEC_PER_MSEC : 0;
-		sugov_inv_wake_fold(&w, &est, &win);
-	}
+	wake_flat_out_load(&w, &est, &win);
 	KUNIT_ASSERT_GT(test, sugov_inv_est_util(&est), 1000U);
 
 	for (i = 0; i < 20; i++) {
 		/* 30 ms idle, woken 100 us before the window closes */
-		win.now_ns += 30100 * NSEC_PER_USEC;
-		win.wall_us = 30100;
-		win.idle_us = 30000;
-		sugov_inv_wake_fold(&w, &est, &win);
+		wake_fold_next(&w, &est, &win, 30100, 30000);
 		/* 8 ms of running, a window a tick: restored at the first */
 		for (j = 0; j < 2; j++) {
-			win.now_ns += WAKE_TICK_NS;
-			win.wall_us = WAKE_TICK_NS / NSEC_PER_USEC;
-			win.idle_us = 0;
-			if (sugov_inv_wake_fold(&w, &est, &win) && !i)
+			if (wake_fold_next(&w, &est, &win,
+					   WAKE_TICK_NS / NSEC_PER_USEC, 0) && !i)
 				restored_first = true;
 		}
 	}
@@ -341,32 +357,15 @@ static void wake_keeps_for_long_runs(struct kunit *test)
 {
 	struct sugov_inv_wake w = { };
 	struct sugov_inv_est est = { };
-	struct sugov_inv_wake_window win = {
-		.now_ns = NSEC_PER_SEC,
-		.deliv_khz = 2000000,
-		.ref_khz = 2000000,
-		.restore_us = 20000,
-		.guard_ns = WAKE_TICK_NS,
-	};
+	struct sugov_inv_wake_window win;
 	unsigned int i, j, restored = 0;
 
-	for (i = 0; i < 50; i++) {
-		win.now_ns += WAKE_TICK_NS;
-		win.wall_us = WAKE_TICK_NS / NSEC_PER_USEC;
-		win.idle_us = 0;
-		win.halflife_ns = i ? 32 * NSEC_PER_MSEC : 0;
-		sugov_inv_wake_fold(&w, &est, &win);
-	}
+	wake_flat_out_load(&w, &est, &win);
 	for (i = 0; i < 10; i++) {
-		win.now_ns += 100100 * NSEC_PER_USEC;
-		win.wall_us = 100100;
-		win.idle_us = 100000;
-		sugov_inv_wake_fold(&w, &est, &win);
+		wake_fold_next(&w, &est, &win, 100100, 100000);
 		for (j = 0; j < 9; j++) {
-			win.now_ns += WAKE_TICK_NS;
-			win.wall_us = WAKE_TICK_NS / NSEC_PER_USEC;
-			win.idle_us = 0;
-			if (sugov_inv_wake_fold(&w, &est, &win))
+			if (wake_fold_next(&w, &est, &win,
+					   WAKE_TICK_NS / NSEC_PER_USEC, 0))
 				restored++;
 		}
 	}
