@@ -4,8 +4,8 @@
 One session on QEMU's QMP socket (docs/interop/qmp-spec.rst in QEMU's
 source): the greeting, capabilities negotiation, commands and their
 replies, with the asynchronous events in between counted rather than
-lost.  Used by wakeup-watchdog.py and pin-vcpus.py, each on its own
-socket (QEMU serves one client per -qmp socket).
+lost.  Used by wakeup-watchdog.py, hang-watchdog.py and pin-vcpus.py,
+each on its own socket (QEMU serves one client per -qmp socket).
 """
 
 import json
