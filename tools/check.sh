@@ -199,52 +199,38 @@ guest_end() {
 	esac
 }
 
-# ours_in_report LOG: a stack frame of one of our modules in LOG's
-# kernel reports ("func+0x1c/0x90 [sugov_inv]").
-ours_in_report() {
-	tr -d '\r' < "$1" |
-		grep -qE '\+0x[0-9a-f]+/0x[0-9a-f]+ \[(vcpufreq|hookbench|sugov_inv|sugov_inv_kunit|freq_invariance)\]'
-}
-
 # guest_run NAME TIMEOUT RUN-ARGS...: tools/vm/run --name NAME; its
 # console log build/vm/NAME.log holds the KTAP (and guest_end's verdict).
 #
-# A guest that died (tools/vm/run's 125: a panic, a
-# reset, a power-off nobody asked for) or hung (123: its console silent
-# for $VM_SILENCE_S seconds, after which it printed every CPU's
-# backtrace and its blocked tasks) with no frame of our modules on
-# any stack it printed is run once more; its first log is kept as
-# NAME.first.log, the new log's first line says why, and the summary
-# lists it.  The guests crash under QEMU 7.2's multi-threaded TCG in
-# ways that no module of ours takes part in: an "Oops: int3" in
-# __schedule() while vcpufreq loaded (6.12, a fresh clone of 4ab6869:
-# the breakpoint of a text patch that QEMU still executed after the
-# kernel had finished patching), CPUs coming back from S3 with reserved
-# EFLAGS bits set (Documentation/design.rst, "Suspend on 6.12"); the
-# same int3 in sched_clock_cpu() at 2.4 s into a 6.12 cppc guest's boot,
-# before any module (fresh clone of 93696b5).  Each guest gets that
-# second run once: two such deaths in one make check of some fifteen
-# guests are no longer rare.  A crash or hang with a frame of ours
-# (a CPU caught in vcpufreq's stall timer counts), a second crash of the
-# same guest, and a guest killed at its time limit count as they are.
+# A guest that died (tools/vm/run's 125: a panic, a reset, a power-off
+# nobody asked for) or hung (123: its console silent for $VM_SILENCE_S
+# seconds, after which it printed every CPU's backtrace and its blocked
+# tasks) with no frame of our modules on any stack it printed boots once
+# more (tools/vm/run --retry-foreign, which keeps NAME.first.log), and
+# the summary lists it.  The guests crash under QEMU 7.2's
+# multi-threaded TCG in ways that no module of ours takes part in: an
+# "Oops: int3" in __schedule() while vcpufreq loaded (6.12, a fresh
+# clone of 4ab6869: the breakpoint of a text patch that QEMU still
+# executed after the kernel had finished patching), CPUs coming back
+# from S3 with reserved EFLAGS bits set (Documentation/design.rst,
+# "Suspend on 6.12"); the same int3 in sched_clock_cpu() at 2.4 s into a
+# 6.12 cppc guest's boot, before any module (fresh clone of 93696b5), and
+# at 3.8 s into the install part's 6.12 guest (fresh clone of 0314a5f).
+# Each guest gets that second run once: two such deaths in one make
+# check of some twenty guests are no longer rare.  A crash or hang with
+# a frame of ours (a CPU caught in vcpufreq's stall timer counts), a
+# second crash of the same guest, and a guest killed at its time limit
+# count as they are.
 retried=
 guest_run() {
-	local name=$1 limit=$2 log=$build/vm/$1.log rc why
+	local name=$1 limit=$2 log=$build/vm/$1.log rc twice
 	shift 2
 	# A log from an earlier run must not be counted as this one's.
-	rm -f "$log" "${log%.log}.first.log"
-	"$top/tools/vm/run" --name "$name" --timeout "$limit" "$@"
+	rm -f "$log"
+	"$top/tools/vm/run" --name "$name" --timeout "$limit" --retry-foreign "$@"
 	rc=$?
-	if { [ "$rc" = 125 ] || [ "$rc" = 123 ]; } && [ -s "$log" ] && ! ours_in_report "$log"; then
-		why=$(tr -d '\r' < "$log" | grep -aE "$crash_re|^vm: (qmp|console) " |
-			head -n 2 | tr '\n' ' ')
-		mv "$log" "${log%.log}.first.log"
-		retried="$retried${retried:+$'\n# '}$name: ${why:0:200}(first log: ${log%.log}.first.log)"
-		echo "== $name: the guest died or hung with no frame of ours on its stacks; once more"
-		"$top/tools/vm/run" --name "$name" --timeout "$limit" "$@"
-		rc=$?
-		[ -s "$log" ] && sed -i "1i # $name ran twice: the first guest died or hung with no frame of ours: ${why:0:200}" "$log"
-	fi
+	twice=$(head -n 1 "$log" 2>/dev/null | sed -n 's/^# [^ ]* ran twice: //p')
+	[ -n "$twice" ] && retried="$retried${retried:+$'\n# '}$name: $twice"
 	guest_end "$rc" "$log"
 }
 

@@ -230,7 +230,7 @@ for s in $series; do
 	fi
 	log=$build/vm/install-$s.log
 	rm -f "$log"
-	"$top/tools/vm/run" --kernel-version "$s" --name "install-$s" --smp 2 --timeout 600 \
+	"$top/tools/vm/run" --kernel-version "$s" --name "install-$s" --smp 2 --timeout 600 --retry-foreign \
 		--add "$work/ko-$s/freq_invariance.ko:dkms/freq_invariance.ko" \
 		--add "$work/ko-$s/sugov_inv.ko:dkms/sugov_inv.ko" \
 		--add "$top/examples:examples" \
@@ -246,6 +246,9 @@ for s in $series; do
 		tail -n 5 "$work/vm.out" | sed 's/^/# /'
 		echo "# the guest did not start"
 	fi
+	# tools/vm/run --retry-foreign says so when a QEMU crash outside our
+	# modules made it boot the guest twice
+	head -n 1 "$log" 2>/dev/null | grep '^# [^ ]* ran twice: '
 	echo "$([ $rc = 0 ] && echo ok || echo not ok) $n a $s guest loads the DKMS-built modules (exit $rc)"
 	n=$((n + 1))
 done
