@@ -48,13 +48,20 @@ def console_size(path):
         return -1
 
 
-def console_since(path, offset):
-    try:
-        with open(path, 'rb') as f:
-            f.seek(max(offset, 0))
-            return f.read().decode('utf-8', 'replace')
-    except OSError:
-        return ''
+def console_shows(path, offset, text, wait_s):
+    """Whether text appears in the console after offset within wait_s."""
+    end = time.monotonic() + wait_s
+    while True:
+        try:
+            with open(path, 'rb') as f:
+                f.seek(max(offset, 0))
+                if text in f.read().decode('utf-8', 'replace'):
+                    return True
+        except OSError:
+            pass
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.2)
 
 
 def dump(qmp, console, why):
@@ -73,10 +80,7 @@ def dump(qmp, console, why):
             mark = console_size(console)
             qmp.cmd('human-monitor-command',
                     {'command-line': f'sendkey alt-sysrq-{key}'})
-            end = time.monotonic() + 3.0
-            while time.monotonic() < end and taken not in console_since(console, mark):
-                time.sleep(0.2)
-            if taken in console_since(console, mark):
+            if console_shows(console, mark, taken, 3.0):
                 break
     time.sleep(DUMP_WAIT_S)
 
