@@ -12,6 +12,7 @@ tested without a cpufreq driver.
 Usage: tools/compare/test_compare.py [-v]   (exit 0 when all pass)
 """
 
+import atexit
 import contextlib
 import io
 import json
@@ -483,14 +484,44 @@ def fake_sysfs(root: str, zone: bool = True, driver: str = 'acpi-cpufreq',
             put(f'class/powercap/{z}/max_energy_range_uj', '1000000')
 
 
+def _nobody(cmd: list[str]) -> list[str]:
+    return ['setpriv', f'--reuid={NOBODY}', f'--regid={NOBODY}', '--clear-groups'] + cmd
+
+
+_compare_for_nobody: Optional[str] = None
+
+
+def compare_for_nobody() -> str:
+    """A tools/compare/compare that the unprivileged user can run: this
+    one, or, when the checkout is out of its reach (a clone in root's
+    home, mode 0700), a copy of tools/compare in a temporary tree it can
+    read, removed at exit."""
+    global _compare_for_nobody
+    if _compare_for_nobody is None:
+        r = subprocess.run(_nobody(['test', '-r', COMPARE, '-a', '-x', HERE]), check=False)
+        if r.returncode == 0:
+            _compare_for_nobody = COMPARE
+        else:
+            top = tempfile.mkdtemp(prefix='compare-nobody-')
+            atexit.register(shutil.rmtree, top, True)
+            os.chmod(top, 0o755)
+            shutil.copytree(HERE, os.path.join(top, 'tools', 'compare'),
+                            ignore=shutil.ignore_patterns('__pycache__'))
+            for d, _, _ in os.walk(top):
+                os.chmod(d, 0o755)
+            _compare_for_nobody = os.path.join(top, 'tools', 'compare', 'compare')
+    return _compare_for_nobody
+
+
 def as_nobody(cmd: list[str]) -> Optional[list[str]]:
     """cmd as an unprivileged user: as is when we are one, under setpriv
-    when root; None when that cannot be done."""
+    when root (tools/compare/compare in it replaced by a copy that user
+    can read, compare_for_nobody()); None when that cannot be done."""
     if os.geteuid() != 0:
         return cmd
     if not shutil.which('setpriv'):
         return None
-    return ['setpriv', f'--reuid={NOBODY}', f'--regid={NOBODY}', '--clear-groups'] + cmd
+    return _nobody([compare_for_nobody() if c == COMPARE else c for c in cmd])
 
 
 class BadInput(unittest.TestCase):

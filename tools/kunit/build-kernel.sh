@@ -3,16 +3,19 @@
 #
 # Build (or reuse) the sugov_inv KUnit test kernel.
 #
-# Unpacks Debian's linux-source-6.1 tarball into build/kunit/ (6.12's into
-# build/kunit-6.12/, with KUNIT_SERIES=6.12), configures it
+# Unpacks Debian's linux-source-6.1 tarball into the user's cache,
+# ~/.cache/sugov-inv/kunit/ (6.12's into kunit-6.12/ beside it, with
+# KUNIT_SERIES=6.12), configures it
 # from alldefconfig + tools/kunit/sugov_inv.config (merge_config.sh, as
 # kunit.py does) and builds bzImage and the tree state that out-of-tree
 # modules need (Module.symvers, scripts, generated headers), so that
-#   make -C build/kunit/linux-source-6.1 M=... modules
+#   make -C ~/.cache/sugov-inv/kunit/linux-source-6.1 M=... modules
 # works against it.
 #
-# The result is cached: a stamp holds a hash of the config fragment, the
-# tarball and the compiler version; while it matches, nothing is rebuilt.
+# The result is cached outside the checkout, so that every clone on the
+# machine (a fresh one included) shares one build: a stamp holds a hash
+# of the config fragment, the tarball, the compiler version and this
+# script; while it matches, nothing is rebuilt.
 # A changed fragment reconfigures and rebuilds incrementally; a changed
 # tarball unpacks afresh.  A lock keeps two callers from building at once.
 #
@@ -21,8 +24,10 @@
 # Environment:
 #   KUNIT_SERIES   kernel series, 6.1 (default) or 6.12: Debian 12's two LTS
 #   KUNIT_SRC_TAR  linux-source tarball (/usr/src/linux-source-SERIES.tar.xz)
-#   KUNIT_BUILD    build tree of 6.1 (<project>/build/kunit); another
+#   KUNIT_BUILD    build tree of 6.1 (SUGOV_INV_CACHE/kunit); another
 #                  series builds beside it, in KUNIT_BUILD-SERIES
+#   SUGOV_INV_CACHE  the project's cache (XDG_CACHE_HOME/sugov-inv, that
+#                  is ~/.cache/sugov-inv)
 #   KUNIT_JOBS     make -j value (2: the machine is shared)
 #
 # Prints the kernel tree path as the last stdout line.  Exit status 0 on
@@ -34,7 +39,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FRAG="$ROOT/tools/kunit/sugov_inv.config"
 SERIES=${KUNIT_SERIES:-6.1}
 TAR=${KUNIT_SRC_TAR:-/usr/src/linux-source-$SERIES.tar.xz}
-BUILD=${KUNIT_BUILD:-$ROOT/build/kunit}
+CACHE=${SUGOV_INV_CACHE:-${XDG_CACHE_HOME:-${HOME:-$ROOT/build}/.cache}/sugov-inv}
+BUILD=${KUNIT_BUILD:-$CACHE/kunit}
 [ "$SERIES" = 6.1 ] || BUILD=$BUILD-$SERIES
 JOBS=${KUNIT_JOBS:-2}
 QUIET=0
@@ -78,7 +84,7 @@ KDIR="$BUILD/$top"
 
 # Everything that changes the binary: fragment, source, compiler.
 cc_id=$(${CC:-gcc} --version | head -n 1)
-stamp=$(printf '%s\n%s\n' "$src_id" "$cc_id" | cat - "$FRAG" | sha256sum |
+stamp=$(printf '%s\n%s\n' "$src_id" "$cc_id" | cat - "$FRAG" "$0" | sha256sum |
 	cut -d' ' -f1)
 if [ "$(cat "$BUILD/.stamp" 2>/dev/null || true)" = "$stamp" ] &&
    [ -f "$KDIR/arch/x86/boot/bzImage" ] && [ -f "$KDIR/Module.symvers" ]; then

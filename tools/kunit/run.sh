@@ -28,8 +28,8 @@
 #
 # Environment:
 #   KUNIT_SERIES    kernel series of the test kernel: 6.1 (default) or 6.12
-#   KUNIT_BUILD     kernel cache (<tree>/build/kunit; for 6.12, the
-#                   directory beside it named KUNIT_BUILD-6.12)
+#   KUNIT_BUILD     kernel cache (tools/kunit/build-kernel.sh: by default
+#                   ~/.cache/sugov-inv/kunit, shared by every clone)
 #   KUNIT_OUT       results, logs, initramfs (<tree>/build/kunit, or
 #                   <tree>/build/kunit-6.12)
 #   KUNIT_OBJ       module object dir ($KUNIT_OUT/obj)
@@ -45,7 +45,6 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SERIES=${KUNIT_SERIES:-6.1}
 sfx=
 [ "$SERIES" = 6.1 ] || sfx=-$SERIES
-BUILD=${KUNIT_BUILD:-$ROOT/build/kunit}$sfx
 OUT=${KUNIT_OUT:-$ROOT/build/kunit$sfx}
 OBJ=${KUNIT_OBJ:-$OUT/obj}
 TIMEOUT=${KUNIT_TIMEOUT:-240}
@@ -59,7 +58,7 @@ INITRD=$OUT/initramfs.cpio.gz
 # Modules the guest loads, in order
 LOAD="freq_invariance kunit/sugov_inv_kunit"
 
-mkdir -p "$BUILD" "$OUT"
+mkdir -p "$OUT"
 # A stale result must never be counted for this run
 rm -f "$RESULTS"
 
