@@ -3,58 +3,38 @@
 #
 # make check: every test of the project, each printing KTAP, then one
 # closing line "N passed, N failed, N skipped" over all of them.
-#   0. deps: tools/deps.sh --check, and that it names the package of a
-#      hidden command (tools/deps-test.sh)
-#   1. lint: W=1 + sparse builds against 6.1 and 6.12 and checkpatch
-#      --strict of our files, and the compat check
-#   2. fi-probe against published register values (host)
-#   2b. install: build the Debian package, lintian, install it (DKMS
-#      builds for 6.1 and 6.12), load its modules in a guest of each,
-#      purge it; make uninstall (tools/install-test.sh)
-# Then, on Debian 12's 6.1 kernel and again on its 6.12 kernel (parts
-# NAME and NAME-6.12; 3 and 5 on 6.12 only on request, below):
-#   3. kunit: the KUnit suites on the project's debug test kernel (QEMU)
-#   4. selftests: selftests/ in QEMU on Debian's stock kernel (6.12's
-#      without 10 and 60), and 77-suspend in a guest of its own on 6.1
-#      (5 sleeps per layout)
-#   4b. cppc: selftests/25-cppc.sh in one guest per ACPI CPPC preset
-#   5. selftests-debug: 45-resync and 50-lifecycle (20 reloads) again
-#      on the debug test kernel (lockdep, KASAN,
-#      UBSAN, kmemleak), where a splat or a leak that the stock kernel
-#      would not report shows up; with DEBUG_EMU=1 15-emulation too, in
-#      a guest of its own (CPU hotplug and unload with the stall timers
-#      running).
-#   6. emulation: 15-emulation in an instruction-counted guest (1 vCPU,
-#      --icount), the only place its timing checks can hold: a fixed job's
-#      time at each P-state, and the busy fraction of a fixed-rate load.
-# And last:
-#   6b. emulation-smp: 16-emulation-smp in a 2-vCPU guest without
-#      instruction counting (MTTCG, as tools/compare --smp 2 runs): two
-#      CPUs side by side at two P-states, each at its own speed and power
-#      (the timing checks skip, with the measured reason, when a busy
-#      host runs the two vCPUs unevenly); about 2.5 minutes; on 6.1 only.
-#   7. compare: tools/compare's unit tests (statistics, plan, runner and
-#      the whole tool on a fake sysfs, interrupted plans, bad input; host,
-#      about 35 s)
-#   8. compare-guest: tools/compare end to end in the guest (2
-#      configurations x 3 short workloads x 2 repetitions under icount)
-#   9. many-cpus: selftests/90-many-cpus.sh in a 16-vCPU guest: per-CPU
-#      and shared policies, switch, tunables, half the CPUs hotplugged;
-#      a CPU's rise and fall judged over 6 and 8 s (a failed rise in 2 s
-#      in CI's run of b8da3fc: eight vCPUs per host core)
-#      (62 s with make deps at a load average of 6, 3 min 17 s at 22)
-#  10. fail-nth: selftests/85-fail-nth.sh on the debug test kernel:
-#      allocations of each administrator operation failed one at a time
-#      (its first point, then evenly spaced ones, 3 at most, and the
-#      last).  FAILNTH_FULL=1 fails every point instead, and runs its
-#      freq_invariance probe part again in an ACPI CPPC guest: an hour
-#      or more on a 2-core TCG host.
-# The parts on the 6.12 debug test kernel, kunit-6.12 and
-# selftests-debug-6.12 (and lint's build against that kernel), run only
-# when asked for: CHECK_DEBUG_6_12=1, or CHECK_ONLY naming one.  Its build
-# and its KASAN/lockdep guests would take make check past CI's budget.
-# Each part's output is kept in build/check/.  Set CHECK_ONLY to a
-# space-separated subset of the parts ($all below) to run fewer.
+# The parts (CHECK_ONLY="PART..." runs a subset; each part's output is
+# kept in build/check/ and build/vm/):
+#   deps: tools/deps.sh --check, and that it names the package of a
+#     hidden command (tools/deps-test.sh); first, alone.
+# Timed lane, one part at a time at the normal priority (checks that
+# measure wall-clock time in the guest):
+#   selftests, selftests-6.12: selftests/ on Debian's stock kernel (each
+#     suite where it can run: see part_selftests), and 77-suspend in a
+#     guest of its own on 6.1
+#   cppc, cppc-6.12: 25-cppc in one guest per ACPI CPPC preset
+#   emulation-smp: 16-emulation-smp on 2 vCPUs without icount (6.1)
+#   many-cpus: 90-many-cpus in a 16-vCPU guest
+#   selftests-debug: 45-resync and 50-lifecycle on the debug test kernel
+#     (lockdep, KASAN, UBSAN, kmemleak; tools/kunit/build-kernel.sh,
+#     cached in ~/.cache/sugov-inv)
+# Timing-free lane, beside it at nice 10 (its output in
+# build/check/free-lane.log, printed when both lanes are done):
+#   lint: W=1 + sparse builds against 6.1, 6.12 and the debug kernel,
+#     checkpatch --strict, the compat check
+#   kunit: the KUnit suites on the 6.1 debug test kernel
+#   fail-nth: 85-fail-nth on the debug test kernel, allocations failed
+#     one at a time (FAILNTH_FULL=1: every point, an hour or more)
+#   emulation, emulation-6.12: 15-emulation under instruction counting
+#   compare-guest: tools/compare end to end in an icount guest
+#   compare: tools/compare's unit tests (host)
+#   fi-probe: the decoders against published register values (host)
+#   install: the Debian package (DKMS) on this machine, its modules in a
+#     guest of each kernel, purged; make uninstall (tools/install-test.sh)
+# kunit-6.12 and selftests-debug-6.12, on a 6.12 debug test kernel, run
+# only when asked for (CHECK_DEBUG_6_12=1, or CHECK_ONLY naming one):
+# that kernel's build and its guests would take make check past CI's
+# budget.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -99,9 +79,19 @@ export VM_SILENCE_S=${VM_SILENCE_S:-900}
 
 total_p=0 total_f=0 total_s=0
 summary='' failures=''
+# Each part records what it ran in files of its own under $out/parts/,
+# read in the order of $all once every lane is done: the parts of the
+# timing-free lane run in a process of their own, beside the others.
+parts=$out/parts
+rm -rf "$parts"
+mkdir -p "$parts"
+cur=
 
-# part NAME FILE: add FILE's KTAP leaf counts to the totals.
-tally() {
+# tally LABEL FILE: count FILE's KTAP leaves, under LABEL, in the totals.
+tally() { printf '%s\t%s\n' "$1" "$2" >> "$parts/$cur.tally"; }
+
+# count LABEL FILE: add FILE's KTAP leaf counts to the totals.
+count() {
 	local p f s res
 	res=$(awk -v names="$1" -f "$top/tools/ktap-count.awk" "$2")
 	read -r p f s <<< "${res##*$'\n'}"
@@ -119,47 +109,45 @@ failed_part() {
 
 want() { [[ " $only " == *" $1 "* ]]; }
 
-# Each part's wall time, for the summary's last lines (CI's limit is 90
-# minutes for all of them).  part_end: the running part's time, into
-# $times.  banner TEXT: ends the running part, starts one, "== TEXT".
-times='' part_name='' part_t0=$SECONDS
-part_end() {
-	[ -n "$part_name" ] && times="$times$(printf '%5d s  %s' $((SECONDS - part_t0)) "$part_name")"$'\n'
-	part_name=
-}
-banner() {
-	part_end
-	part_name=${1:0:60} part_t0=$SECONDS
-	echo "== $1"
-}
+banner() { echo "== $1"; }
 
-if want deps; then
+# run_part NAME: the part's function (NAME-6.12: the same on 6.12) and
+# its wall time, for the summary's last lines (CI's limit is 90 minutes
+# for all of them).
+run_part() {
+	local t0=$SECONDS fn=${1%-6.12} series=6.1
+	[ "$fn" = "$1" ] || series=6.12
+	cur=$1
+	"part_${fn//-/_}" "$series"
+	printf '%s\n' $((SECONDS - t0)) > "$parts/$1.time"
+}
+part_deps() {
 	banner "deps: tools/deps.sh --check, and with a command hidden"
 	"$top/tools/deps-test.sh" 2>&1 | tee "$out/deps.ktap"
 	tally deps "$out/deps.ktap"
-fi
+}
 
-if want lint; then
+part_lint() {
 	banner "lint: W=1 C=2 build and checkpatch --strict"
 	"$top/tools/lint.sh" 2>&1 | tee "$out/lint.ktap"
 	tally lint "$out/lint.ktap"
-fi
+}
 
-if want fi-probe; then
+part_fi_probe() {
 	banner "fi-probe: decoders against published register values"
 	if [ -x "$top/tools/fi-probe/test.sh" ]; then
 		{ make -s -C "$top/tools/fi-probe" && "$top/tools/fi-probe/test.sh"; } 2>&1 | tee "$out/fi-probe.ktap"
 		[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/fi-probe.ktap" || failed_part "fi-probe test.sh exited non-zero" "$out/fi-probe.ktap"
 		tally fi-probe "$out/fi-probe.ktap"
 	fi
-fi
+}
 
-if want install; then
+part_install() {
 	banner "install: the Debian package (DKMS) on this machine, make uninstall"
 	"$top/tools/install-test.sh" 2>&1 | tee "$out/install.ktap"
 	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/install.ktap" || failed_part "install-test.sh exited non-zero" "$out/install.ktap"
 	tally install "$out/install.ktap"
-fi
+}
 
 # A CI log may keep only the tail of this output: after a failure, the
 # first kernel report of each guest run, cut to its header, the task and
@@ -223,7 +211,6 @@ guest_end() {
 # a frame of ours (a CPU caught in vcpufreq's stall timer counts), a
 # second crash of the same guest, and a guest killed at its time limit
 # count as they are.
-retried=
 guest_run() {
 	local name=$1 limit=$2 log=$build/vm/$1.log rc twice
 	shift 2
@@ -232,32 +219,36 @@ guest_run() {
 	"$top/tools/vm/run" --name "$name" --timeout "$limit" --retry-foreign "$@"
 	rc=$?
 	twice=$(head -n 1 "$log" 2>/dev/null | sed -n 's/^# [^ ]* ran twice: //p')
-	[ -n "$twice" ] && retried="$retried${retried:+$'\n# '}$name: $twice"
+	[ -n "$twice" ] && printf '%s: %s\n' "$name" "$twice" >> "$parts/$cur.retried"
 	guest_end "$rc" "$log"
 }
 
 # The guest parts run on each of Debian 12's LTS kernels: a part named
 # NAME on 6.1 (the default guest), NAME-6.12 on 6.12, and each kernel's
 # logs carry its suffix (check-debian.log, check-debian-6.12.log).
-for series in 6.1 6.12; do
-sfx=
-[ "$series" = 6.1 ] || sfx=-$series
 
-if want "kunit$sfx"; then
+part_kunit() { # SERIES
+	local series=$1 sfx=
+	[ "$series" = 6.1 ] || sfx=-$series
 	banner "KUnit on the $series debug test kernel"
 	if [ -x "$top/tools/kunit/run.sh" ]; then
 		KUNIT_SERIES=$series "$top/tools/kunit/run.sh" 2>&1 | tee "$out/kunit$sfx.log"
 		[ "${PIPESTATUS[0]}" = 0 ] || [ -s "$build/kunit$sfx/results.ktap" ] || failed_part "kunit run did not complete" "$build/kunit$sfx/results.ktap"
 		tally "kunit ($series)" "$build/kunit$sfx/results.ktap"
 	fi
-fi
+}
 
-if want "selftests$sfx"; then
+part_selftests() { # SERIES
+	local series=$1 sfx=
+	[ "$series" = 6.1 ] || sfx=-$series
 	banner "selftests in QEMU: Debian stock $series kernel"
 	# An Intel family 6 model gives the guest constant_tsc, so cpufreq
 	# allows fast switch and both request paths are exercised.
-	# 77-suspend runs in a guest of its own, below, and 65-install in
-	# each kernel's guest of the install part.  6.1's stress runs 60 s,
+	# Each suite runs where it can: 16-emulation-smp in the emulation-smp
+	# part, 25-cppc in the cppc guests, 65-install in each kernel's
+	# guest of the install part, 77-suspend in a guest of its own
+	# (below), 85-fail-nth on the debug kernel (fail-nth), 90-many-cpus
+	# in the many-cpus part; elsewhere they would only skip.  6.1's stress runs 60 s,
 	# 6.12's 30; 6.12's guest leaves out 10-vcpufreq (the test driver
 	# under the stock governors: every other suite drives the driver on
 	# 6.12) and 60-tunables (our sysfs parsing, which does not depend on
@@ -265,10 +256,10 @@ if want "selftests$sfx"; then
 	# hold make check only so: CI of 8409ec2 ran out of them, and each
 	# part's time on a 2-core machine of this kind is in the README.
 	if [ "$series" = 6.1 ]; then
-		suites=("1[056]-*.sh" "[2-5][0-9]-*.sh" "60-*.sh" "7[0-6]-*.sh" "[89][0-9]-*.sh")
+		suites=("1[05]-*.sh" "20-*.sh" "4[05]-*.sh" "5[05]-*.sh" "60-*.sh" "7[05]-*.sh" "80-*.sh")
 		stress_s=60
 	else
-		suites=("1[56]-*.sh" "[2-5][0-9]-*.sh" "7[0-6]-*.sh" "[89][0-9]-*.sh")
+		suites=("15-*.sh" "20-*.sh" "4[05]-*.sh" "5[05]-*.sh" "7[05]-*.sh" "80-*.sh")
 		stress_s=30
 	fi
 	guest_run "check-debian$sfx" 2400 --kernel-version "$series" \
@@ -302,9 +293,11 @@ if want "selftests$sfx"; then
 			-- env SUSPEND_CYCLES=5 sh selftests/run.sh '77-*.sh'
 		tally "suspend (debian $series)" "$slog"
 	fi
-fi
+}
 
-if want "cppc$sfx"; then
+part_cppc() { # SERIES
+	local series=$1 sfx=
+	[ "$series" = 6.1 ] || sfx=-$series
 	# One guest per ACPI CPPC preset (tools/vm/cppc/presets): the
 	# kernel's own cppc_acpi code parses the generated _CPC, and
 	# freq_invariance and fi-probe must read it as on an AMD machine.
@@ -314,9 +307,11 @@ if want "cppc$sfx"; then
 			--cppc "$preset" -- sh selftests/run.sh '25-*.sh'
 		tally "cppc $series ($preset)" "$build/vm/check-cppc-$preset$sfx.log"
 	done
-fi
+}
 
-if want "selftests-debug$sfx"; then
+part_selftests_debug() { # SERIES
+	local series=$1 sfx=
+	[ "$series" = 6.1 ] || sfx=-$series
 	banner "selftests in QEMU: $series debug test kernel"
 	log=$build/vm/check-debug$sfx.log
 	elog=$build/vm/check-debug-emu$sfx.log
@@ -363,9 +358,11 @@ if want "selftests-debug$sfx"; then
 	fi
 	tally "selftests (debug $series)" "$log"
 	[ "$debug_emu" = 1 ] && tally "emulation (debug $series)" "$elog"
-fi
+}
 
-if want "emulation$sfx"; then
+part_emulation() { # SERIES
+	local series=$1 sfx=
+	[ "$series" = 6.1 ] || sfx=-$series
 	banner "emulation ($series): 15-emulation in an instruction-counted guest"
 	# Guest time follows executed instructions (--icount), so a slowed
 	# CPU's job takes measurably longer whatever the host is doing; one
@@ -373,39 +370,38 @@ if want "emulation$sfx"; then
 	guest_run "check-emulation$sfx" 600 --kernel-version "$series" --smp 1 --icount \
 		-- env EMU_TIMING=1 sh selftests/run.sh '15-*.sh'
 	tally "emulation ($series icount)" "$build/vm/check-emulation$sfx.log"
-fi
-done
+}
 
-if want emulation-smp; then
+part_emulation_smp() {
 	banner "emulation-smp: 16-emulation-smp on two vCPUs without instruction counting"
 	guest_run check-emulation-smp 600 --smp 2 -- env EMU_SMP=1 sh selftests/run.sh '16-*.sh'
 	tally "emulation-smp (2 vCPUs)" "$build/vm/check-emulation-smp.log"
-fi
+}
 
-if want compare; then
+part_compare() {
 	banner "compare: tools/compare unit tests"
 	"$top/tools/compare/test_compare.py" 2>&1 | tee "$out/compare.ktap"
 	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/compare.ktap" || failed_part "test_compare.py exited non-zero" "$out/compare.ktap"
 	tally compare "$out/compare.ktap"
-fi
+}
 
-if want compare-guest; then
+part_compare_guest() {
 	banner "compare-guest: tools/compare end to end in QEMU"
 	"$top/tools/compare/test_guest.sh" "$build/compare/check-e2e" 2>&1 | tee "$out/compare-guest.ktap"
 	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/compare-guest.ktap" || failed_part "test_guest.sh exited non-zero" "$out/compare-guest.ktap"
 	tally compare-guest "$out/compare-guest.ktap"
-fi
+}
 
-if want many-cpus; then
+part_many_cpus() {
 	banner "many-cpus: a 16-vCPU guest, per-CPU and shared policies"
 	guest_run check-many-cpus 1800 --smp 16 --mem 4096 \
 		--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 		-- env SELFTEST_TIMEOUT=1700 IDLE_SETTLE_MS=8000 BUSY_SETTLE_MS=6000 \
 		sh selftests/run.sh '90-*.sh'
 	tally "many-cpus (16 vCPUs)" "$build/vm/check-many-cpus.log"
-fi
+}
 
-if want fail-nth; then
+part_fail_nth() {
 	full=${FAILNTH_FULL:-0}
 	banner "fail-nth: allocation failures one at a time, debug test kernel (FAILNTH_FULL=$full)"
 	log=$build/vm/check-fail-nth.log
@@ -468,8 +464,57 @@ if want fail-nth; then
 	fi
 	tally "fail-nth (debug kernel)" "$log"
 	[ "$full" = 1 ] && tally "fail-nth (CPPC probe)" "$clog"
+}
+
+
+# The lanes.  The timing-free parts (host builds and unit tests, KUnit,
+# the instruction-counted guests, whose time follows the instructions
+# they execute, and the allocation-failure sweep) run in a process of
+# their own at a lower CPU priority (nice 10), beside the parts whose
+# checks measure wall-clock time, which run one at a time at the
+# normal priority: those get the host first, the timing-free ones fill
+# the time the timed guests leave idle (a guest waiting for a load to
+# settle, say).  deps runs first, alone: it installs what the others use.
+# The debug kernel's build (lint asks for it first) is locked, so the
+# timed lane's debug guest, last in its lane, waits for it when the
+# cache (tools/kunit/build-kernel.sh) is cold.
+free_lane="lint kunit fail-nth emulation emulation-6.12 compare-guest kunit-6.12 compare fi-probe install"
+timed_lane="selftests cppc selftests-6.12 cppc-6.12 emulation-smp many-cpus selftests-debug selftests-debug-6.12"
+lane() { # PARTS...
+	local p
+	for p in "$@"; do
+		want "$p" && run_part "$p"
+	done
+}
+want deps && run_part deps
+free_log=$out/free-lane.log
+free_parts=
+for p in $free_lane; do want "$p" && free_parts="$free_parts $p"; done
+free_pid=
+if [ -n "$free_parts" ]; then
+	echo "== beside the timed parts, at nice 10 (their output: $free_log):$free_parts"
+	( renice -n 10 -p "$BASHPID" >/dev/null; lane $free_parts ) > "$free_log" 2>&1 &
+	free_pid=$!
+fi
+# shellcheck disable=SC2086
+lane $timed_lane
+if [ -n "$free_pid" ]; then
+	wait "$free_pid"
+	echo "== the timing-free lane's output ($free_log)"
+	cat "$free_log"
 fi
 
+# The totals, part by part in the order of $all.
+retried= times=
+for p in $all; do
+	if [ -s "$parts/$p.tally" ]; then
+		while IFS=$'\t' read -r label file; do
+			count "$label" "$file"
+		done < "$parts/$p.tally"
+	fi
+	[ -s "$parts/$p.retried" ] && retried="$retried$(sed 's/^/# /' "$parts/$p.retried")"$'\n'
+	[ -s "$parts/$p.time" ] && times="$times$(printf '%5d s  %s' "$(cat "$parts/$p.time")" "$p")"$'\n'
+done
 # A CI log may keep only the last twenty-odd lines: the totals come
 # last, and just before them, after a failure, the first failed results
 # and the first line of each guest's first kernel report; the whole of
@@ -486,10 +531,9 @@ if [ "$total_f" != 0 ]; then
 fi
 
 echo
-[ -n "$retried" ] && printf 'Run twice (the first guest died or hung with no frame of ours):\n# %s\n\n' "$retried"
+[ -n "$retried" ] && printf 'Run twice (the first guest died or hung with no frame of ours):\n%s\n' "$retried"
 [ -n "$failures" ] && printf 'Failed:\n%s\n' "$failures"
-part_end
-printf 'Wall time per part:\n%s\n' "$times"
+printf 'Wall time per part (the lanes side by side: %d s in all):\n%s\n' "$SECONDS" "$times"
 printf '%s' "$summary"
 if [ "$total_f" != 0 ]; then
 	echo "The first failures (whole above):"

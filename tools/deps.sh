@@ -98,6 +98,7 @@ dpkg:dpkg-query
 apt:apt-get
 libc-bin:ldd
 util-linux:flock
+bsdutils:renice
 util-linux:taskset
 util-linux:chrt
 util-linux:setsid

@@ -14,6 +14,10 @@ kdir=$1
 mkdir -p "$2"; obj=$(cd "$2" && pwd)
 
 [ -d "$kdir" ] || { echo "build-modules: no kernel build tree at $kdir" >&2; exit 1; }
+# make check runs guests of one kernel from two lanes at once: one
+# build per object tree at a time, the second finding nothing to do.
+exec 9>"$obj/.lock"
+flock 9
 
 # Copy the sources (not build/ or .git), only those whose content
 # differs, so make rebuilds what changed and nothing else (comparing
