@@ -205,6 +205,10 @@ def judge(status, console, kmsg):
         if fault is None:
             return 'keep', f'{why_load}, then: {after[0][1][:120]}'
         return 'retry', f'known QEMU fault {fault}: {after[0][1][:120]}'
+    if status == 122:
+        # hang-watchdog.py saw a stall line before the command started.
+        stall = next((t for _, t in events if BOOT_STALL.search(t)), '')
+        return 'retry', f'known QEMU fault boot-livelock: {stall[:120]}'
     if reps:
         fault = fault_of(reps[0], False)
         if fault is not None:
