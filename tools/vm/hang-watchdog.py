@@ -18,11 +18,21 @@ hmp-commands.hx).  After a silence the guest is then ended with QMP's
 that into its exit status 123.  A guest whose kernel no longer answers
 the keys prints nothing more, which says as much.
 
+A boot that stops making progress keeps printing (RCU stall reports,
+soft lockups on most CPUs: a 16-vCPU guest of Debian's 6.1 did so for
+half an hour), so no silence ends it.  With --boot-stall S, such a line
+(tools/vm/triage.py's BOOT_STALL) in the console or in the kernel log
+(--kmsg, streamed by /init) before the console shows /init's marker
+"vm: guest up:" (printed just before the command) ends the guest if the
+marker has still not come S seconds later, after the same backtraces,
+and the report says "boot stalled"; tools/vm/run turns that into its
+exit status 122.
+
 With --report FILE this also writes the longest console silence seen,
 so that a run that passed shows how close it came to --silence.
 
 Usage: hang-watchdog.py SOCKET --console LOG [--silence S] [--dump-at S]
-                        [--report FILE]
+                        [--kmsg KMSG] [--boot-stall S] [--report FILE]
 """
 
 import argparse
@@ -31,6 +41,7 @@ import sys
 import time
 
 from qmp import Qmp, connect
+from triage import BOOT_STALL
 
 # The keys, each with what the kernel prints when it has taken it.
 SYSRQ_KEYS = (('8', 'Loglevel set to 8'),
@@ -85,6 +96,49 @@ def dump(qmp, console, why):
     time.sleep(DUMP_WAIT_S)
 
 
+# /init's line on the console just before it starts the command.
+COMMAND_MARK = 'vm: guest up:'
+
+
+class BootWatch:
+    """The first boot-stall line, and whether the command has started.
+
+    Reads what was appended to the console and the kernel log since the
+    last call, whole lines only.  A stall line in the kernel log counts
+    only if its record precedes /init's "sugov-vm: command starts".
+    """
+
+    def __init__(self, paths):
+        self.offsets = {p: 0 for p in paths}
+        self.rest = {p: b'' for p in paths}
+        self.started = False
+        self.stall = None
+
+    def lines(self, path):
+        try:
+            with open(path, 'rb') as f:
+                f.seek(self.offsets[path])
+                data = f.read()
+        except OSError:
+            return []
+        self.offsets[path] += len(data)
+        data = self.rest[path] + data
+        *whole, self.rest[path] = data.split(b'\n')
+        return [l.decode('utf-8', 'replace').rstrip('\r') for l in whole]
+
+    def poll(self):
+        """The stall line seen before the command started, else None."""
+        for path in self.offsets:
+            for line in self.lines(path):
+                if self.started:
+                    break
+                if line.startswith(COMMAND_MARK) or 'sugov-vm: command starts' in line:
+                    self.started = True
+                elif self.stall is None and BOOT_STALL.search(line):
+                    self.stall = line.split(';', 1)[-1].strip()
+        return None if self.started else self.stall
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('socket')
@@ -94,6 +148,11 @@ def main():
                     help='end a guest silent this long (0: never)')
     ap.add_argument('--dump-at', type=float, default=0.0, metavar='S',
                     help='dump the guest\'s state this long into the run (0: never)')
+    ap.add_argument('--kmsg', metavar='KMSG',
+                    help='the whole kernel log, streamed by /init to ttyS1')
+    ap.add_argument('--boot-stall', type=float, default=0.0, metavar='S',
+                    help='end a guest whose boot printed a stall line and '
+                    'has not started the command S seconds later (0: never)')
     ap.add_argument('--report', metavar='FILE')
     ap.add_argument('--poll', type=float, default=1.0, metavar='S')
     a = ap.parse_args()
@@ -106,6 +165,8 @@ def main():
     longest = 0.0
     verdict = ''
     dumped = False
+    boot = BootWatch([a.console] + ([a.kmsg] if a.kmsg else []))
+    stall_seen = None
     try:
         qmp = Qmp(sock)
         while True:
@@ -120,6 +181,18 @@ def main():
             if a.silence and quiet >= a.silence:
                 dump(qmp, a.console, f'the console was silent for {quiet:.0f} s')
                 verdict = f'silent {quiet:.0f} s'
+                qmp.cmd('quit')
+                break
+            stall = boot.poll() if a.boot_stall and not boot.started else None
+            if stall and stall_seen is None:
+                stall_seen = now
+                print(f'vm: boot stall before the command: {stall[:160]}; '
+                      f'ending the guest if the command has not started in '
+                      f'{a.boot_stall:.0f} s', file=sys.stderr)
+            if stall and now - stall_seen >= a.boot_stall:
+                dump(qmp, a.console, f'the boot stalled {now - stall_seen:.0f} s ago '
+                     f'and the command has not started')
+                verdict = f'boot stalled: {stall[:200]}'
                 qmp.cmd('quit')
                 break
             if a.dump_at and not dumped and now - start >= a.dump_at:
