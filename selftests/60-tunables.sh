@@ -16,7 +16,7 @@
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
-ktap_plan 94
+ktap_plan 93
 unload_all
 ktap_dmesg_mark
 
@@ -301,35 +301,6 @@ isolated() {
 	[ "$(cat $CPUFREQ/policy1/sugov_inv/headroom_pct)" = 300 ]
 }
 ktap_check "per-policy sets are independent (policy1 written, the others keep their values)" isolated
-# Catches: the set's files removed after its mutex is destroyed, as
-# Linux 6.1's gov_attr_set_put() alone does: a writer already inside
-# governor_store() then locks a destroyed mutex
-# (DEBUG_LOCKS_WARN_ON(lock->magic != lock) on a kernel with lockdep).
-# Writers hammer policy0's set while policy0 leaves and rejoins the
-# governor RACE_SWITCHES times.
-race_exit() {
-	_stop=/tmp/sgt-60-race-stop _f=$CPUFREQ/policy0/sugov_inv
-	_mark=$(log_mark)
-	rm -f $_stop
-	_pids=
-	for _t in rate_limit_us headroom_pct; do
-		(while [ ! -e $_stop ]; do echo 200 > $_f/$_t; done) >/dev/null 2>&1 &
-		_pids="$_pids $!"
-	done
-	_i=0 _bad=0
-	while [ $_i -lt "${RACE_SWITCHES:-150}" ]; do
-		echo performance > $CPUFREQ/policy0/scaling_governor &&
-			echo sugov_inv > $CPUFREQ/policy0/scaling_governor || _bad=$((_bad + 1))
-		_i=$((_i + 1))
-	done
-	touch $_stop
-	wait $_pids
-	rm -f $_stop
-	[ $_bad = 0 ] || { echo "$_bad governor switches failed"; return 1; }
-	_splat=$(log_splats "$_mark")
-	[ -z "$_splat" ] || { echo "$_splat" | head -n 5; return 1; }
-}
-ktap_check "a tunable written while its policy leaves the governor: no splat (${RACE_SWITCHES:-150} switches)" race_exit
 unload_all
 
 # --- module parameters -----------------------------------------------------------
