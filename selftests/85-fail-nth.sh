@@ -49,7 +49,10 @@
 # --cppc, where the AMD CPPC backend probes), load (sugov_inv's and
 # vcpufreq's), gov (governor switches and tunables), hotplug, shared
 # (a shared policy's switches and hotplug).  FAILNTH_MAX bounds N
-# (default 2000).  Runtime on the debug kernel with 2 vCPUs under TCG:
+# (default 2000).  FAILNTH_ONLY, a shell pattern, runs only the sweeps
+# whose description it matches (the others report SKIP), e.g.
+# FAILNTH_OPS=probe FAILNTH_ONLY="*cpu1's hotplug thread*" for the
+# per-CPU part of freq_invariance's load alone.  Runtime on the debug kernel with 2 vCPUs under TCG:
 # some 10 s of wall time per failed point, an hour or more for all
 # groups (Documentation/design.rst, "Failure paths").
 . "$(dirname "$0")/ktap.sh"
@@ -58,6 +61,7 @@
 FN=$(dirname "$0")/fail-nth
 OPS=${FAILNTH_OPS:-all}
 MAXN=${FAILNTH_MAX:-2000}
+ONLY=${FAILNTH_ONLY:-*}
 # FAILNTH_FULL=1 fails every point; otherwise a subset of each operation
 # (the one make check and selftests/mutations.sh both fail): its first
 # FAILNTH_FIRST (1) points one by one (the allocations an init starts
@@ -294,6 +298,11 @@ sweep() {
 	shift
 	[ "$1" = -t ] && { _tid=$2; shift 2; }
 	[ "$1" = -f ] && { _from=$2; shift 2; }
+	# shellcheck disable=SC2254
+	case $_desc in
+	$ONLY) ;;
+	*) ktap_skip "$_desc" "not selected by FAILNTH_ONLY"; return ;;
+	esac
 	if out_of_time; then
 		ktap_skip "$_desc" "FAILNTH_BUDGET_S=$BUDGET_S spent before this sweep"
 		return
