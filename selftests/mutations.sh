@@ -123,7 +123,7 @@ run_one "lifecycle: sugov_inv_exit() does not free the policy data" $G \
 	'/^static void sugov_inv_exit(/,/^}/ s/^\tkfree(sgp);$/\t(void)sgp;/' 50-lifecycle
 run_one "tunables: the last user's files removed after gov_attr_set_put() destroyed the mutex (6.1 core order)" $S \
 	'/^void sugov_inv_tunables_detach(/,/^}/ s/^\tif (tunables->attr_set.usage_count == 1)$/\tif (0)/' 50-lifecycle debug \
-	SELFTEST_TIMEOUT=900 IDLE_SETTLE_MS=5000 LIFECYCLE_CYCLES=20
+	SELFTEST_TIMEOUT=900 IDLE_SETTLE_MS=5000
 run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $D \
 	'/^void sugov_inv_debugfs_exit(/,/^}/ s/^\tdebugfs_remove_recursive(sugov_inv_debugfs);$/\t(void)sugov_inv_debugfs;/' 50-lifecycle
 

@@ -168,9 +168,11 @@ first_kernel_report() { # CONSOLE-LOG
 # guest_end RC LOG: one more failure in LOG when tools/vm/run's exit
 # status RC says the guest did not boot, was killed at the time limit
 # (124), was ended after its console stayed silent (123: tools/vm/run
-# --silence, after a backtrace of every CPU), or stopped without
-# reporting its exit status (125: a panic, a reset or a triple fault),
-# naming the last thing the console showed.
+# --silence, after a backtrace of every CPU), stopped making progress
+# in its boot (122: RCU stalls or soft lockups and no command 40 s
+# later, tools/vm/hang-watchdog.py), or stopped without reporting its
+# exit status (125: a panic, a reset or a triple fault), naming the
+# last thing the console showed.
 # The console lines that say how a guest died
 crash_re='Kernel panic|BUG:|Oops|general protection|WARNING:'
 guest_end() {
@@ -180,6 +182,7 @@ guest_end() {
 	[ -z "$(tail -c 1 "$2")" ] || echo >> "$2"
 	case $1 in
 	124) echo "not ok 999 guest killed at the time limit" >> "$2" ;;
+	122) echo "not ok 996 guest's boot stopped making progress: $(tr -d '\r' < "$2" | sed -n 's/^vm: boot stalled: //p' | tail -n 1 | cut -c1-160)" >> "$2" ;;
 	123) last=$(tr -d '\r' < "$2" | grep -av '^\[ *[0-9]*\.[0-9]*\] \|^vm: \|^ *$' | tail -n 1)
 		echo "not ok 997 guest hung: $(tr -d '\r' < "$2" | sed -n 's/^vm: console //p' | tail -n 1); the last line of ours before: ${last:0:160}" >> "$2" ;;
 	125) last=$(tr -d '\r' < "$2" | grep -aE "$crash_re" | tail -n 1)
@@ -192,25 +195,17 @@ guest_end() {
 # guest_run NAME TIMEOUT RUN-ARGS...: tools/vm/run --name NAME; its
 # console log build/vm/NAME.log holds the KTAP (and guest_end's verdict).
 #
-# A guest that died (tools/vm/run's 125: a panic, a reset, a power-off
-# nobody asked for) or hung (123: its console silent for $VM_SILENCE_S
-# seconds, after which it printed every CPU's backtrace and its blocked
-# tasks) with no frame of our modules on any stack it printed boots once
-# more (tools/vm/run --retry-foreign, which keeps NAME.first.log), and
-# the summary lists it.  The guests crash under QEMU 7.2's
-# multi-threaded TCG in ways that no module of ours takes part in: an
-# "Oops: int3" in __schedule() while vcpufreq loaded (6.12, a fresh
-# clone of 4ab6869: the breakpoint of a text patch that QEMU still
-# executed after the kernel had finished patching), CPUs coming back
-# from S3 with reserved EFLAGS bits set (Documentation/design.rst,
-# "Suspend on 6.12"); the same int3 in sched_clock_cpu() at 2.4 s into a
-# 6.12 cppc guest's boot, before any module (fresh clone of 93696b5), and
-# at 3.8 s into the install part's 6.12 guest (fresh clone of 0314a5f).
-# Each guest gets that second run once: two such deaths in one make
-# check of some twenty guests are no longer rare.  A crash or hang with
-# a frame of ours (a CPU caught in vcpufreq's stall timer counts), a
-# second crash of the same guest, and a guest killed at its time limit
-# count as they are.
+# A guest that died (125), hung (123) or stopped progressing in its
+# boot (122) is booted once more (tools/vm/run --retry-foreign, which
+# keeps NAME.first.log and NAME.first.kmsg) only when
+# tools/vm/triage.py judges, from the console and the whole kernel log
+# (NAME.kmsg), that no module of ours took part: a known QEMU fault
+# (`tools/vm/triage.py --faults` lists them, each with its source) or a
+# guest that ended before any module of ours was loaded.  The summary
+# lists every second run.  A crash or hang with a frame of ours, a
+# WARN or lockdep report of ours in the kernel log, a second crash of
+# the same guest, and a guest killed at its time limit count as they
+# are.
 guest_run() {
 	local name=$1 limit=$2 log=$build/vm/$1.log rc twice
 	shift 2
@@ -324,8 +319,8 @@ part_selftests_debug() { # SERIES
 		# of its 90 minutes in this guest, with all of 20 to 80 in
 		# it): 45-resync (the slow path's failed request), 50-lifecycle
 		# (load, select, switch and unload orders under KASAN and
-		# kmemleak, freq_invariance's included; 20 reload cycles
-		# rather than 100, which took 307 s of its 595 here).  The
+		# kmemleak, freq_invariance's included, and the tunables'
+		# race with the governor's exit).  The
 		# hooks' decisions (40), hotplug and limits (70), the
 		# tunables' bad input (60), suspend (77), the mixed stress
 		# (80: 204 s here at 30 s of stress) and freq_invariance (20)
@@ -337,7 +332,7 @@ part_selftests_debug() { # SERIES
 		guest_run "check-debug$sfx" 1800 --smp 2 \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
-			-- env SELFTEST_TIMEOUT=900 IDLE_SETTLE_MS=5000 LIFECYCLE_CYCLES=20 \
+			-- env SELFTEST_TIMEOUT=900 IDLE_SETTLE_MS=5000 \
 			sh selftests/run.sh 45-resync.sh 50-lifecycle.sh
 		# DEBUG_EMU=1: the emulated machine's hotplug and unload checks
 		# under lockdep, KASAN and kmemleak, in a guest of their own;
@@ -379,10 +374,15 @@ part_emulation_smp() {
 }
 
 part_compare() {
-	banner "compare: tools/compare unit tests"
+	banner "compare: the unit tests of tools/compare and tools/vm/triage.py"
 	"$top/tools/compare/test_compare.py" 2>&1 | tee "$out/compare.ktap"
 	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/compare.ktap" || failed_part "test_compare.py exited non-zero" "$out/compare.ktap"
 	tally compare "$out/compare.ktap"
+	# The guest runner's triage of crashed and hung guests: what is
+	# retried as a known QEMU fault and what counts as ours.
+	"$top/tools/vm/test_triage.py" 2>&1 | tee "$out/vm-triage.ktap"
+	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/vm-triage.ktap" || failed_part "test_triage.py exited non-zero" "$out/vm-triage.ktap"
+	tally "vm triage" "$out/vm-triage.ktap"
 }
 
 part_compare_guest() {

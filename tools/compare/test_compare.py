@@ -28,6 +28,8 @@ from typing import Any, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+import ktap_unittest  # noqa: E402
 import compare_cli as cli  # noqa: E402
 import compare_plan as cplan  # noqa: E402
 import compare_plot as cplot  # noqa: E402
@@ -1160,46 +1162,5 @@ class Report(unittest.TestCase):
         self.assertEqual(out.getvalue(), out2.getvalue())
 
 
-class Ktap(unittest.TextTestResult):
-    """Prints one KTAP line per test."""
-
-    def __init__(self, *a: Any, **k: Any) -> None:
-        super().__init__(*a, **k)
-        self.n = 0
-
-    def line(self, test: unittest.TestCase, ok: bool, directive: str = '') -> None:
-        self.n += 1
-        name = f'{type(test).__name__}.{test._testMethodName}'
-        print(f'{"ok" if ok else "not ok"} {self.n} {name}{directive}', flush=True)
-
-    def addSuccess(self, test: unittest.TestCase) -> None:
-        super().addSuccess(test)
-        self.line(test, True)
-
-    def addFailure(self, test: unittest.TestCase, err: Any) -> None:
-        super().addFailure(test, err)
-        self.line(test, False)
-        print('# ' + self._exc_info_to_string(err, test).replace(  # type: ignore[attr-defined]
-            '\n', '\n# '))
-
-    def addError(self, test: unittest.TestCase, err: Any) -> None:
-        super().addError(test, err)
-        self.line(test, False)
-        print('# ' + self._exc_info_to_string(err, test).replace(  # type: ignore[attr-defined]
-            '\n', '\n# '))
-
-    def addSkip(self, test: unittest.TestCase, reason: str) -> None:
-        super().addSkip(test, reason)
-        self.line(test, True, f' # SKIP {reason}')
-
-
-def main() -> int:
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    print('KTAP version 1')
-    print(f'1..{suite.countTestCases()}')
-    res = unittest.TextTestRunner(stream=io.StringIO(), resultclass=Ktap).run(suite)
-    return 0 if res.wasSuccessful() else 1
-
-
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(ktap_unittest.main(__name__))

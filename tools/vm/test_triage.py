@@ -12,6 +12,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triage  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import ktap_unittest  # noqa: E402
 import importlib.util  # noqa: E402
 import tempfile  # noqa: E402
 
@@ -225,4 +227,4 @@ class BootWatchOnLogs(unittest.TestCase):
 
 
 if __name__ == '__main__':
-    unittest.main()
+    sys.exit(ktap_unittest.main(__name__))
