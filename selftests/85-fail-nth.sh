@@ -77,6 +77,14 @@ FULL=${FAILNTH_FULL:-0}
 # runs ahead of the wall clock in a loaded host's TCG guest, never
 # behind, so the budget ends early rather than late.
 BUDGET_S=${FAILNTH_BUDGET_S:-0}
+# One sweep's deadline: a sweep that has not ended after SWEEP_S seconds
+# fails with the point it was at, rather than running into the guest's
+# silence watchdog with nothing said (a subset sweep takes at most a
+# minute or two on the debug kernel; 0 is none, the default of
+# FAILNTH_FULL=1, whose sweeps fail every point).
+SWEEP_S=600
+[ "$FULL" = 1 ] && SWEEP_S=0
+SWEEP_S=${FAILNTH_SWEEP_S:-$SWEEP_S}
 uptime_s() { read -r _up _ < /proc/uptime; echo "${_up%.*}"; }
 END_S=$(($(uptime_s) + BUDGET_S))
 # out_of_time: the budget is spent
@@ -314,8 +322,13 @@ sweep() {
 	rm -f $NOTES
 	[ "$FULL" = 1 ] || subset_count "$@"
 	[ -n "$_why" ] && _n=$((MAXN + 1))
+	_deadline=$(($(uptime_s) + SWEEP_S))
 	while [ "$_n" -le "$MAXN" ]; do
 		out_of_time && { _late=1; break; }
+		if [ "$SWEEP_S" -gt 0 ] && [ "$(uptime_s)" -ge "$_deadline" ]; then
+			_why="sweep not ended after FAILNTH_SWEEP_S=$SWEEP_S s, at N=$_n of ${_count:-?} points, $_failed failed"
+			break
+		fi
 		_line=$(run_nth "$_n" "$@")
 		case $_line in
 		n=*" injected=0 "*) _inj=0 ;;
