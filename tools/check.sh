@@ -19,7 +19,8 @@
 #     (lockdep, KASAN, UBSAN, kmemleak; tools/kunit/build-kernel.sh,
 #     cached in ~/.cache/sugov-inv)
 # Timing-free lane, beside it at nice 10 (its output in
-# build/check/free-lane.log, printed when both lanes are done):
+# build/check/free-lane.log, printed when both lanes are done; the timed
+# lane, once done, takes those not yet started from the end of the list):
 #   lint: W=1 + sparse builds against 6.1, 6.12 and the debug kernel,
 #     checkpatch --strict, the compat check
 #   kunit: the KUnit suites on the 6.1 debug test kernel
@@ -475,7 +476,8 @@ part_fail_nth() {
 # settle, say).  deps runs first, alone: it installs what the others use.
 # The debug kernel's build (lint asks for it first) is locked, so the
 # timed lane's debug guest, last in its lane, waits for it when the
-# cache (tools/kunit/build-kernel.sh) is cold.
+# cache (tools/kunit/build-kernel.sh) is cold.  Once its own parts are
+# done, the timed lane runs the timing-free parts not yet started.
 free_lane="lint kunit fail-nth emulation emulation-6.12 compare-guest kunit-6.12 compare fi-probe install"
 timed_lane="selftests cppc selftests-6.12 cppc-6.12 emulation-smp many-cpus selftests-debug selftests-debug-6.12"
 lane() { # PARTS...
@@ -484,6 +486,10 @@ lane() { # PARTS...
 		want "$p" && run_part "$p"
 	done
 }
+# claim PART: true for the one lane that takes the timing-free PART
+claim() { mkdir "$out/claims/$1" 2>/dev/null; }
+rm -rf "$out/claims"
+mkdir -p "$out/claims"
 want deps && run_part deps
 free_log=$out/free-lane.log
 free_parts=
@@ -491,11 +497,22 @@ for p in $free_lane; do want "$p" && free_parts="$free_parts $p"; done
 free_pid=
 if [ -n "$free_parts" ]; then
 	echo "== beside the timed parts, at nice 10 (their output: $free_log):$free_parts"
-	( renice -n 10 -p "$BASHPID" >/dev/null; lane $free_parts ) > "$free_log" 2>&1 &
+	(
+		renice -n 10 -p "$BASHPID" >/dev/null
+		for p in $free_parts; do
+			claim "$p" && run_part "$p"
+		done
+	) > "$free_log" 2>&1 &
 	free_pid=$!
 fi
 # shellcheck disable=SC2086
 lane $timed_lane
+# The timed lane, done, takes the timing-free parts the other has not
+# started, from the end of its list: the two lanes end together whether
+# the debug kernel's build (the first of them) was cached or not.
+for p in $(printf '%s\n' $free_parts | tac); do
+	claim "$p" && run_part "$p"
+done
 if [ -n "$free_pid" ]; then
 	wait "$free_pid"
 	echo "== the timing-free lane's output ($free_log)"
