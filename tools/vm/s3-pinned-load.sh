@@ -6,7 +6,7 @@
 # with a busy loop pinned to every CPU as selftests/77-suspend.sh pins
 # its load.  On Debian's 6.12 in QEMU 7.2 (MTTCG, 4 vCPUs) a CPU coming
 # back from S3 crashed in its cpuhp thread at the 3rd sleep (see
-# Documentation/design.rst, "Suspend on 6.12").  Run it with:
+# Documentation/development.rst, "Suspend on 6.12").  Run it with:
 #
 #   tools/vm/run --kernel-version 6.12 --timeout 900 \
 #	--append "no_console_suspend ignore_loglevel" \

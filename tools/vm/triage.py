@@ -100,7 +100,7 @@ QEMU_FAULTS = (
      'a CPU back from S3 under QEMU 7.2 multi-threaded TCG with reserved '
      'EFLAGS bits 22-31 set (fff86f7a, 418c3422, 81f6c2bb), a WARN in '
      'exc_debug_kernel() or a double fault in its cpuhp thread (6.12; also '
-     'with no module loaded); Documentation/design.rst, "Suspend on 6.12"',
+     'with no module loaded); Documentation/development.rst, "Suspend on 6.12"',
      False),
     ('boot-livelock',
      lambda l: BOOT_STALL.search(l) is not None,
