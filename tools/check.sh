@@ -250,7 +250,7 @@ part_selftests() { # SERIES
 	# 6.12) and 60-tunables (our sysfs parsing, which does not depend on
 	# the kernel; the W=1 builds check its API use).  CI's 90 minutes
 	# hold make check only so: CI of 8409ec2 ran out of them, and each
-	# part's time on a 2-core machine of this kind is in the README.
+	# part's time on a 2-core machine of this kind is in Documentation/development.rst.
 	if [ "$series" = 6.1 ]; then
 		suites=("1[05]-*.sh" "20-*.sh" "4[05]-*.sh" "5[05]-*.sh" "60-*.sh" "7[05]-*.sh" "80-*.sh")
 		stress_s=60
@@ -280,7 +280,7 @@ part_selftests() { # SERIES
 	# kernel code) with EFLAGS bits set that no x86 CPU sets; and the
 	# same with no module loaded at all and a pinned busy loop per CPU
 	# (tools/vm/s3-pinned-load.sh): Debian's 6.12 under QEMU 7.2's TCG,
-	# not ours (Documentation/design.rst, "Suspend on 6.12").
+	# not ours (Documentation/development.rst, "Suspend on 6.12").
 	slog=$build/vm/check-suspend$sfx.log
 	if [ "$series" = 6.1 ] || [ "${SUSPEND_6_12:-0}" = 1 ]; then
 		guest_run "check-suspend$sfx" 900 --kernel-version "$series" \
