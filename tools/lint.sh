@@ -53,9 +53,9 @@ wbuild() {
 		echo "not ok $n W=1 C=2 build against $name: no tree at $kdir"
 		return
 	fi
-	"$top/tools/vm/build-modules.sh" "$kdir" "$obj" >/dev/null 2>&1
+	"$top/tools/vm/build-modules.sh" --copy-only "$kdir" "$obj" >/dev/null 2>&1
 	find "$obj" -name '*.c' -exec touch {} +
-	warn=$(make -C "$kdir" M="$obj" W=1 C=2 CONFIG_FREQ_INVARIANCE=m CONFIG_SUGOV_INV=m \
+	warn=$(make -C "$kdir" M="$obj" -j"$(nproc)" W=1 C=2 CONFIG_FREQ_INVARIANCE=m CONFIG_SUGOV_INV=m \
 		CONFIG_SUGOV_INV_VCPUFREQ=m CONFIG_SUGOV_INV_KUNIT_TEST=m modules 2>&1 |
 		grep -E "^$obj/.*(warning|error)" | sed "s|$obj/||")
 	for m in freq_invariance.ko sugov_inv.ko selftests/vcpufreq.ko selftests/hookbench.ko "$@"; do

@@ -6,10 +6,14 @@
 # kernel and for the KUnit debug kernel never clobber each other or the
 # source tree.
 #
-# Usage: tools/vm/build-modules.sh KDIR OBJDIR
+# Usage: tools/vm/build-modules.sh [--copy-only] KDIR OBJDIR
+#   --copy-only: bring OBJDIR's sources up to date and build nothing
+#   (make lint's W=1 C=2 build does its own)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+copy_only=0
+[ "$1" = --copy-only ] && { copy_only=1; shift; }
 kdir=$1
 mkdir -p "$2"; obj=$(cd "$2" && pwd)
 
@@ -30,6 +34,7 @@ flock 9
 # Sources deleted upstream must not linger in the copy.
 (cd "$obj" && find . \( -name '*.[ch]' -o -name Kbuild \) ! -name '*.mod.c' -print0 |
 	while IFS= read -r -d '' f; do [ -e "$top/$f" ] || rm -f "$f"; done)
+[ "$copy_only" = 1 ] && exit 0
 # MODULE_CONFIG narrows the set, e.g. to build while a part is broken.
 # shellcheck disable=SC2086
 make -s -C "$kdir" M="$obj" -j"$(nproc)" ${MODULE_CONFIG:-CONFIG_FREQ_INVARIANCE=m \
