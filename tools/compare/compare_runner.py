@@ -16,7 +16,7 @@ import subprocess
 import threading
 import time
 from types import FrameType
-from typing import Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 from contextlib import contextmanager
 
 from compare_model import Meta, PlannedRun, RawRun, RunResult, finish_result, parse_lines
@@ -50,13 +50,44 @@ def signals_raise() -> Iterator[None]:
     def handler(signum: int, _frame: Optional[FrameType]) -> None:
         if not seen:
             seen.append(signum)
+            if _held['on']:
+                _held['pending'] = signum
+                return
             raise Interrupted(signum)
     old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
+        _held.update(on=False, pending=None)
         for s, h in old.items():
             signal.signal(s, h)
+
+
+# A signal that arrives between a child's start and the try block that
+# stops it would leave the child running and its last line (the
+# interrupted run's result) unread: spawn() holds it back, armed(),
+# first in that block, raises it.  A workload that signals the tool
+# itself (test_compare.py's Interrupted tests) does so within
+# milliseconds of the start.
+_held: dict[str, Any] = {'on': False, 'pending': None}
+
+
+def spawn(cmd: Sequence[str], **kw: Any) -> 'subprocess.Popen[str]':
+    """subprocess.Popen(cmd, **kw), SIGINT and SIGTERM held until armed()."""
+    _held['on'] = True
+    try:
+        return subprocess.Popen(list(cmd), **kw)
+    except BaseException:
+        _held['on'] = False
+        raise
+
+
+def armed() -> None:
+    """Signals raise Interrupted again; one held since spawn() raises now."""
+    _held['on'] = False
+    signum, _held['pending'] = _held['pending'], None
+    if signum is not None:
+        raise Interrupted(signum)
 
 
 def _proc_children() -> dict[int, list[int]]:
@@ -169,17 +200,18 @@ def run_one(rec: Recorder, run: PlannedRun, env: dict[str, str], limit_s: float)
     """One run of run-one.sh on this machine.  limit_s bounds the runner
     itself (run-one.sh bounds the workload): past it the runner is
     stopped and the run recorded as failed."""
-    p = subprocess.Popen(['sh', RUN_ONE, str(run.id), run.config, run.kind, *run.args],
-                         stdout=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    p = spawn(['sh', RUN_ONE, str(run.id), run.config, run.kind, *run.args],
+              stdout=subprocess.PIPE, text=True, env=env, start_new_session=True)
     fired = threading.Event()
 
     def expire() -> None:
         fired.set()
         stop_process(p, 'top')
     timer = threading.Timer(limit_s, expire)
-    timer.start()
     assert p.stdout is not None
     try:
+        armed()
+        timer.start()
         for line in p.stdout:
             rec.feed(line)
         rc = p.wait()
@@ -252,9 +284,10 @@ def run_guest(rec: Recorder, cmd: Sequence[str], on_line: Callable[[str], None])
     tools/vm/run's exit status; an interrupt or an unwritable results
     file stops the guest (QEMU first, so the script cleans up) and
     propagates."""
-    p = subprocess.Popen(list(cmd), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True, errors='replace', start_new_session=True)
+    p = spawn(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+              text=True, errors='replace', start_new_session=True)
     try:
+        armed()
         assert p.stdout is not None
         for ln in p.stdout:
             ln = ln.rstrip('\r\n')
@@ -273,10 +306,11 @@ def calibrate(run: PlannedRun, env: dict[str, str], limit_s: float) -> Optional[
     """Seconds one probe run of run-one.sh took (its elapsed_ns), None
     when it failed or outlived limit_s; nothing is recorded.  An
     interrupt stops the runner as run_one does."""
-    p = subprocess.Popen(['sh', RUN_ONE, str(run.id), run.config, run.kind, *run.args],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                         env=env, start_new_session=True)
+    p = spawn(['sh', RUN_ONE, str(run.id), run.config, run.kind, *run.args],
+              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+              env=env, start_new_session=True)
     try:
+        armed()
         text, _ = p.communicate(timeout=limit_s)
     except BaseException as e:
         stop_process(p, 'top')
