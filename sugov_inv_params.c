@@ -5,8 +5,7 @@
  * rate_limit_us=, headroom_pct=, overutil_threshold_pct=,
  * util_halflife_ms=, up_rate_limit_us=, down_rate_limit_us=, fast_rise=,
  * idle_restore_us=, flat_out_us=, busy_floor_khz=, efficient_floor=,
- * task_util=; default_policy= is the deprecated old name of
- * freq_max_policy=).  Each is recorded as given and judged once, in module
+ * task_util=).  Each is recorded as given and judged once, in module
  * init, by the parser and ranges of the sysfs stores (sugov_inv_sysfs.c):
  * a bad value refuses the load with one log line.
  */
@@ -161,28 +160,6 @@ MODULE_PARM_DESC(task_util,
 		 "task_util of new tunables, 0 or 1 (default "
 		 __stringify(SUGOV_INV_TASK_UTIL_DEFAULT) ")");
 
-/*
- * default_policy= is the old name of freq_max_policy= (before the
- * parameters took the names of the tunables they set): deprecated, it
- * still works, with a notice once the load succeeds.
- */
-static bool sugov_inv_default_policy_used;
-
-static int sugov_inv_default_policy_set(const char *val,
-					const struct kernel_param *kp)
-{
-	sugov_inv_default_policy_used = true;
-	return sugov_inv_param_set(val, kp);
-}
-
-static const struct kernel_param_ops sugov_inv_default_policy_ops = {
-	.set = sugov_inv_default_policy_set,
-	.get = sugov_inv_param_get,
-};
-module_param_cb(default_policy, &sugov_inv_default_policy_ops,
-		&sugov_inv_param_freq_max_policy, 0444);
-MODULE_PARM_DESC(default_policy, "deprecated name of freq_max_policy");
-
 static struct sugov_inv_param *const sugov_inv_params[] __initconst = {
 	&sugov_inv_param_freq_max_policy,
 	&sugov_inv_param_rate_limit_us,
@@ -247,8 +224,6 @@ int __init sugov_inv_check_params(void)
 			       p->arg, p->truncated ? "..." : "", p->min, p->max);
 		return ret;
 	}
-	if (sugov_inv_default_policy_used)
-		pr_notice("default_policy= is deprecated: use freq_max_policy=\n");
 	return 0;
 }
 

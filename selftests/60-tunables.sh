@@ -16,7 +16,7 @@
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
-ktap_plan 93
+ktap_plan 91
 unload_all
 ktap_dmesg_mark
 
@@ -359,11 +359,6 @@ ktap_result "freq_max_policy=\"max_P \" (trailing space) refused, one log line" 
 refused $SG_KO sugov_inv "freq_max_policy=$LONGNAME"
 notes_out
 ktap_result "freq_max_policy= with 4100 characters refused, one log line" $?
-# default_policy=, its deprecated name, is judged alike and named as given
-refused $SG_KO sugov_inv "default_policy=max"
-notes_out
-ktap_result "default_policy=max (deprecated name) refused, one log line" $?
-
 # Catches: a freq_max_policy= that is parsed but not used for new tunables.
 insmod $VC_KO preset=epyc-7742
 ok=0
@@ -375,17 +370,6 @@ for n in $NAMES; do
 	rmmod sugov_inv
 done
 ktap_result "freq_max_policy= takes each of the five names as the initial choice" $ok
-# Catches: the deprecated name not working, or working without saying so.
-mark=$(log_mark)
-ok=0
-insmod $SG_KO default_policy=noinv && set_all scaling_governor sugov_inv || { ok=1; ktap_diag "default_policy=noinv: load failed"; }
-got=$(cat $CPUFREQ/sugov_inv/freq_max_policy 2>/dev/null)
-case " $got " in *" [noinv] "*) ;; *) ok=1; ktap_diag "default_policy=noinv: the tunable reads '$got'" ;; esac
-lines=$(log_since "$mark" | grep -c 'default_policy= is deprecated: use freq_max_policy=')
-[ "$lines" = 1 ] || { ok=1; ktap_diag "default_policy=noinv: $lines deprecation notices"; }
-set_all scaling_governor performance
-rmmod sugov_inv
-ktap_result "default_policy= (deprecated) still sets the initial choice, with one notice" $ok
 
 # The numeric parameters of the rules for work that arrives on an idle
 # CPU, as the tunables they set.  Catches: a parameter not judged at load

@@ -94,7 +94,7 @@ EACH=${FAILNTH_EACH:-3}
 [ "$EACH" -gt "$FIRST" ] || EACH=$((FIRST + 1))
 DBG=/sys/kernel/debug
 FI_ARGS=reference=midpoint
-SG_ARGS="default_policy=overutil-detect rate_limit_us=2000"
+SG_ARGS="freq_max_policy=overutil-detect rate_limit_us=2000"
 # One policy for both CPUs: the cpufreq core's policy creation (its
 # points are most of this load's) runs once
 VC_ARGS="preset=epyc-7742 emulate=1 shared=1"
