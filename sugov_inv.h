@@ -41,36 +41,18 @@
 #define SUGOV_INV_HALFLIFE_DEFAULT_MS	32U
 #define SUGOV_INV_HALFLIFE_MIN_MS	1U
 #define SUGOV_INV_HALFLIFE_MAX_MS	1000U
-/*
- * rate_limit_us, up_rate_limit_us and down_rate_limit_us above one second
- * would make the governor look frozen
- */
+/* rate_limit_us above one second would make the governor look frozen */
 #define SUGOV_INV_RATE_LIMIT_MAX_US	1000000U
 /*
- * The rules for work that arrives on an idle CPU (Documentation/design.rst,
- * "Work that arrives on an idle CPU", measured there).  idle_restore_us:
- * the idle time in one window that makes a long idle stretch; 20 ms is
+ * idle_restore_us, the memory for work that arrives on an idle CPU
+ * (Documentation/design.rst, "Work that arrives on an idle CPU"): the
+ * idle time in one window that makes a long idle stretch; 20 ms is
  * ondemand's "two sampling periods" at a 10 ms rate limit, and longer than
- * the idle part of a periodic load of a 16 ms period.  flat_out_us: how
- * long a CPU runs without idling before it asks for the top; off by
- * default: on top of idle_restore_us it gained nothing on bursts after
- * idle and cost a periodic load at 20 % of a 16 ms period 4 % more energy
- * at 10 ms (6 % at 8 ms).  Both up to one second, 0 = off.
+ * the idle part of a periodic load of a 16 ms period.  Up to one second,
+ * 0 = off.
  */
 #define SUGOV_INV_IDLE_RESTORE_DEFAULT_US	20000
-#define SUGOV_INV_FLAT_OUT_DEFAULT_US	0
 #define SUGOV_INV_RULE_MAX_US		1000000U
-/*
- * fast_rise, efficient_floor, task_util: 0 or 1, off: no measurement
- * shows them winning (efficient_floor on the EPYC 7702's CPPC, 1511 MHz:
- * 3 % slower on bursts after 100 ms of idle, 1.4 % more energy on a 20 %
- * periodic load)
- */
-#define SUGOV_INV_FAST_RISE_DEFAULT	0
-#define SUGOV_INV_EFFICIENT_FLOOR_DEFAULT	0
-#define SUGOV_INV_TASK_UTIL_DEFAULT	0
-/* busy_floor_khz: 0 (none) up to 10 GHz, above any CPU's table */
-#define SUGOV_INV_BUSY_FLOOR_MAX_KHZ	10000000U
 
 /**
  * enum sugov_inv_fmax - which frequency stands for freq_max in the formula
@@ -106,14 +88,9 @@ enum sugov_inv_fmax {
  * @SUGOV_INV_REASON_IOWAIT: the iowait boost exceeded util and set it
  * @SUGOV_INV_REASON_HOLD: a lower request was held: the CPU did not idle
  * @SUGOV_INV_REASON_LIMITS: evaluated because scaling_min/max_freq changed
- * @SUGOV_INV_REASON_FLAT_OUT: the CPU ran without idling for flat_out_us:
- *	the policy's highest frequency
  * @SUGOV_INV_REASON_WAKE: a CPU that just left a long idle stretch kept
  *	the frequency it idled at (up to what its util before the stretch
  *	asks for)
- * @SUGOV_INV_REASON_FLOOR: a busy CPU's target was raised to the busy floor
- * @SUGOV_INV_REASON_WAIT: a change waited: up_rate_limit_us or
- *	down_rate_limit_us had not passed since the last one
  * @SUGOV_INV_NR_REASONS: number of reasons
  */
 enum sugov_inv_reason {
@@ -122,10 +99,7 @@ enum sugov_inv_reason {
 	SUGOV_INV_REASON_IOWAIT,
 	SUGOV_INV_REASON_HOLD,
 	SUGOV_INV_REASON_LIMITS,
-	SUGOV_INV_REASON_FLAT_OUT,
 	SUGOV_INV_REASON_WAKE,
-	SUGOV_INV_REASON_FLOOR,
-	SUGOV_INV_REASON_WAIT,
 	SUGOV_INV_NR_REASONS,
 };
 

@@ -158,10 +158,9 @@ settled_trace() {
 # Every decision of the phase against the formula: freq_max from the
 # choice and freq_invariance's caps, raw = headroom * freq_max * util /
 # 1024 (overutil: the policy maximum), next = the lowest table entry at
-# or above raw within the limits (hold: not below it).  The rules for
-# work that arrives on an idle CPU only raise raw above the formula
-# (flat_out: to the policy maximum), and a change that waits for
-# up/down_rate_limit_us keeps the last request.  Prints
+# or above raw within the limits (hold: not below it).  The wake-up
+# hold for work that arrives on an idle CPU only raises raw above the
+# formula.  Prints
 # "decisions mismatches first-mismatch".
 formula_check() {
 	p0=$CPUFREQ/policy0
@@ -184,15 +183,13 @@ formula_check() {
 		want = (p == "max_P") ? mp : (p == "midpoint") ? md : (p == "max_boost") ? mb : (p == "overutil-detect") ? ref : fm
 		if (fm != want) bad = "freq_max"
 		f = int(hr * fm * v["util"] / 102400)
-		if (v["reason"] == "flat_out") {
-			if (v["raw_khz"] != cmax || f >= cmax) bad = "flat_out"
-		} else if (v["reason"] == "wake" || v["reason"] == "floor") {
-			if (v["raw_khz"] <= f) bad = v["reason"]
+		if (v["reason"] == "wake") {
+			if (v["raw_khz"] <= f) bad = "wake"
 		} else if (v["raw_khz"] != f) bad = "raw"
 	  }
 	  r = resolve(v["raw_khz"])
 	  if (v["reason"] == "hold") { if (v["next_khz"] < r) bad = "hold" }
-	  else if (v["reason"] != "wait" && v["next_khz"] != r) bad = "next"
+	  else if (v["next_khz"] != r) bad = "next"
 	  if (bad != "") { m++; if (first == "") first = bad ": " $0 }
 	}
 	END { printf "%d %d %s\n", n, m, first }' /tmp/sgi-trace
