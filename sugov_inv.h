@@ -22,14 +22,12 @@
 #define SUGOV_INV_CAP			((u32)SCHED_CAPACITY_SCALE)
 
 /*
- * Tunable ranges and defaults.  headroom_pct 125 is schedutil's 1.25 (its
- * tipping point at util = 80 %); 100 means no headroom and 400 is a limit
- * that keeps the formula's u64 product far from overflow and still asks for
- * the top of any table at a quarter of full util.
+ * The formula's headroom, percent: schedutil's 1.25 (map_util_freq(), its
+ * tipping point at util = 80 %)
  */
-#define SUGOV_INV_HEADROOM_DEFAULT	125U
-#define SUGOV_INV_HEADROOM_MIN		100U
-#define SUGOV_INV_HEADROOM_MAX		400U
+#define SUGOV_INV_HEADROOM_PCT		125U
+
+/* Tunable ranges and defaults */
 /*
  * overutil_threshold_pct: schedutil's tipping point, where 1.25 headroom
  * asks for freq_max, is 80 % util

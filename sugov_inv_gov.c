@@ -235,7 +235,6 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 		caps = &sgp->fresh_caps;
 	}
 	in.fmax = READ_ONCE(tunables->freq_max_policy);
-	in.headroom_pct = READ_ONCE(tunables->headroom_pct);
 	in.overutil_pct = READ_ONCE(tunables->overutil_threshold_pct);
 	in.cur_khz = READ_ONCE(policy->cur);
 	in.cpu_max_khz = policy->cpuinfo.max_freq;

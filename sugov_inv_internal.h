@@ -48,7 +48,6 @@
  * @rate_limit_us: minimum time from a policy's last request to its next
  *	evaluation, us (schedutil's rate_limit_us)
  * @freq_max_policy: enum sugov_inv_fmax
- * @headroom_pct: headroom, percent (125 = 1.25)
  * @overutil_threshold_pct: overutil-detect's busy threshold, percent
  * @util_halflife_ms: half-life of the util average, ms
  * @idle_restore_us: idle time in one window that makes a long idle
@@ -63,7 +62,6 @@ struct sugov_inv_tunables {
 	struct gov_attr_set attr_set;
 	unsigned int rate_limit_us;
 	unsigned int freq_max_policy;
-	unsigned int headroom_pct;
 	unsigned int overutil_threshold_pct;
 	unsigned int util_halflife_ms;
 	unsigned int idle_restore_us;

@@ -2,7 +2,7 @@
 /*
  * sugov_inv: the module parameters, the defaults of every new tunables
  * set, each named as the tunable it sets (freq_max_policy=,
- * rate_limit_us=, headroom_pct=, overutil_threshold_pct=,
+ * rate_limit_us=, overutil_threshold_pct=,
  * util_halflife_ms=, idle_restore_us=).  Each is recorded as given and judged once, in module
  * init, by the parser and ranges of the sysfs stores (sugov_inv_sysfs.c):
  * a bad value refuses the load with one log line.
@@ -28,7 +28,6 @@
  */
 static unsigned int sugov_inv_default_fmax = SUGOV_INV_MAX_BOOST;
 static unsigned int sugov_inv_default_rate_limit_us = UINT_MAX;
-static unsigned int sugov_inv_default_headroom_pct = SUGOV_INV_HEADROOM_DEFAULT;
 static unsigned int sugov_inv_default_threshold_pct = SUGOV_INV_THRESHOLD_DEFAULT_PCT;
 static unsigned int sugov_inv_default_halflife_ms = SUGOV_INV_HALFLIFE_DEFAULT_MS;
 /* The memory for work that arrives on an idle CPU (Documentation/design.rst) */
@@ -101,9 +100,6 @@ SUGOV_INV_PARAM(rate_limit_us, NULL, 0, SUGOV_INV_RATE_LIMIT_MAX_US,
 		&sugov_inv_default_rate_limit_us);
 MODULE_PARM_DESC(rate_limit_us,
 		 "rate_limit_us of new tunables, 0..1000000 (default: the driver's transition delay)");
-SUGOV_INV_PARAM(headroom_pct, NULL, SUGOV_INV_HEADROOM_MIN,
-		SUGOV_INV_HEADROOM_MAX, &sugov_inv_default_headroom_pct);
-MODULE_PARM_DESC(headroom_pct, "headroom_pct of new tunables, 100..400 (default 125)");
 SUGOV_INV_PARAM(overutil_threshold_pct, NULL, SUGOV_INV_THRESHOLD_MIN_PCT,
 		SUGOV_INV_THRESHOLD_MAX_PCT, &sugov_inv_default_threshold_pct);
 MODULE_PARM_DESC(overutil_threshold_pct,
@@ -120,7 +116,6 @@ MODULE_PARM_DESC(idle_restore_us,
 static struct sugov_inv_param *const sugov_inv_params[] __initconst = {
 	&sugov_inv_param_freq_max_policy,
 	&sugov_inv_param_rate_limit_us,
-	&sugov_inv_param_headroom_pct,
 	&sugov_inv_param_overutil_threshold_pct,
 	&sugov_inv_param_util_halflife_ms,
 	&sugov_inv_param_idle_restore_us,
@@ -194,7 +189,6 @@ void sugov_inv_tunables_defaults(struct sugov_inv_tunables *tunables,
 		rate_limit_us = cpufreq_policy_transition_delay_us(policy);
 	tunables->rate_limit_us = rate_limit_us;
 	tunables->freq_max_policy = sugov_inv_default_fmax;
-	tunables->headroom_pct = sugov_inv_default_headroom_pct;
 	tunables->overutil_threshold_pct = sugov_inv_default_threshold_pct;
 	tunables->util_halflife_ms = sugov_inv_default_halflife_ms;
 	tunables->idle_restore_us = sugov_inv_default_idle_restore_us;

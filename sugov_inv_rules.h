@@ -69,7 +69,6 @@ static inline bool sugov_inv_overutilized(u32 busy, u32 threshold_pct)
  * @mid_khz: freq_inv caps: midpoint
  * @max_boost_khz: freq_inv caps: highest reachable frequency
  * @ref_khz: freq_inv caps: what capacity 1024 stands for
- * @headroom_pct: headroom tunable
  * @overutil_pct: over-utilization threshold tunable
  * @wake_hold: the evaluating CPU just left a long idle stretch and has not
  *	run for a tick yet (sugov_inv_wake_holding())
@@ -88,7 +87,6 @@ struct sugov_inv_in {
 	u32 mid_khz;
 	u32 max_boost_khz;
 	u32 ref_khz;
-	u32 headroom_pct;
 	u32 overutil_pct;
 	bool wake_hold;
 	u32 pre_util_inv;
@@ -138,7 +136,7 @@ static inline u32 sugov_inv_fmax_khz(const struct sugov_inv_in *in)
 static inline u32 sugov_inv_target(const struct sugov_inv_in *in,
 				   u32 util_inv, u32 util_raw)
 {
-	return sugov_inv_formula(in->headroom_pct, sugov_inv_fmax_khz(in),
+	return sugov_inv_formula(SUGOV_INV_HEADROOM_PCT, sugov_inv_fmax_khz(in),
 				 in->fmax == SUGOV_INV_NOINV ? util_raw :
 							       util_inv);
 }
@@ -182,7 +180,7 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 		out->raw_khz = out->freq_max_khz;
 		out->reason = SUGOV_INV_REASON_OVERUTIL;
 	} else {
-		out->raw_khz = sugov_inv_formula(in->headroom_pct,
+		out->raw_khz = sugov_inv_formula(SUGOV_INV_HEADROOM_PCT,
 						 out->freq_max_khz, util);
 	}
 

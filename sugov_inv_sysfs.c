@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sugov_inv: the tunables.  Their sysfs directory (rate_limit_us,
- * freq_max_policy, headroom_pct, overutil_threshold_pct,
+ * freq_max_policy, overutil_threshold_pct,
  * util_halflife_ms, idle_restore_us; documented in
  * Documentation/ABI/testing/), the
  * parser the stores and the module parameters share, and the tunables'
@@ -166,9 +166,6 @@ static ssize_t rate_limit_us_store(struct gov_attr_set *attr_set,
 SUGOV_INV_SHOW_UINT(idle_restore_us)
 SUGOV_INV_STORE_UINT(idle_restore_us, 0, SUGOV_INV_RULE_MAX_US)
 
-SUGOV_INV_SHOW_UINT(headroom_pct)
-SUGOV_INV_STORE_UINT(headroom_pct, SUGOV_INV_HEADROOM_MIN,
-		     SUGOV_INV_HEADROOM_MAX)
 SUGOV_INV_SHOW_UINT(overutil_threshold_pct)
 SUGOV_INV_STORE_UINT(overutil_threshold_pct, SUGOV_INV_THRESHOLD_MIN_PCT,
 		     SUGOV_INV_THRESHOLD_MAX_PCT)
@@ -206,7 +203,6 @@ static ssize_t freq_max_policy_store(struct gov_attr_set *attr_set,
 
 static struct governor_attr rate_limit_us = __ATTR_RW(rate_limit_us);
 static struct governor_attr freq_max_policy = __ATTR_RW(freq_max_policy);
-static struct governor_attr headroom_pct = __ATTR_RW(headroom_pct);
 static struct governor_attr overutil_threshold_pct =
 	__ATTR_RW(overutil_threshold_pct);
 static struct governor_attr util_halflife_ms = __ATTR_RW(util_halflife_ms);
@@ -215,7 +211,6 @@ static struct governor_attr idle_restore_us = __ATTR_RW(idle_restore_us);
 static struct attribute *sugov_inv_attrs[] = {
 	&rate_limit_us.attr,
 	&freq_max_policy.attr,
-	&headroom_pct.attr,
 	&overutil_threshold_pct.attr,
 	&util_halflife_ms.attr,
 	&idle_restore_us.attr,

@@ -111,7 +111,7 @@ static void arrival_decides(struct kunit *test)
 		.cpu_max_khz = c->no_cpu_max ? 0 : MAX_P_KHZ,
 		.max_p_khz = MAX_P_KHZ, .mid_khz = (MAX_P_KHZ + MAX_BOOST_KHZ) / 2,
 		.max_boost_khz = MAX_BOOST_KHZ, .ref_khz = REF_KHZ,
-		.headroom_pct = 125, .overutil_pct = 80,
+		.overutil_pct = 80,
 		.wake_hold = c->wake_hold,
 		.pre_util_inv = c->pre_util_inv, .pre_util_raw = c->pre_util_inv,
 		.last_khz = c->last_khz,

@@ -166,7 +166,7 @@ formula_check() {
 	p0=$CPUFREQ/policy0
 	awk -v tbl="$(cat $p0/scaling_available_frequencies)" \
 	    -v lo="$(cat $p0/scaling_min_freq)" -v hi="$(cat $p0/scaling_max_freq)" \
-	    -v cmax="$(cat $p0/cpuinfo_max_freq)" -v hr="$(cat $TUN/headroom_pct 2>/dev/null || cat $CPUFREQ/policy0/sugov_inv/headroom_pct)" \
+	    -v cmax="$(cat $p0/cpuinfo_max_freq)" -v hr=125 \
 	    -v mp="$MAXP" -v md="$MIDK" -v mb="$MAXB" -v ref="$REF" '
 	function resolve(k,   i, best) {
 		if (k < lo) k = lo; if (k > hi) k = hi; best = 0
@@ -320,7 +320,7 @@ check_rmmod_refused() {
 # ---------------------------------------------------------------------------
 # Tunables (one global set: x86 has no governor-per-policy)
 
-# Catches: a wrong default (schedutil's 1.25, 80 %, 32 ms; the driver's
+# Catches: a wrong default (schedutil's 80 % tipping point, 32 ms; the driver's
 # transition delay, which the running kernel computes: for vcpufreq's
 # 10 us latency, 10 ms on 6.1 (x 1000, at most 10 ms), 15 us on 6.12
 # (x 1.5), so it is read from schedutil's default on these policies).
@@ -328,7 +328,7 @@ check_defaults() {
 	set_all scaling_governor schedutil &&
 		_su_rate=$(cat $CPUFREQ/schedutil/rate_limit_us)
 	set_all scaling_governor sugov_inv
-	_want="rate_limit_us=${_su_rate:-?} headroom_pct=125 overutil_threshold_pct=80 util_halflife_ms=32"
+	_want="rate_limit_us=${_su_rate:-?} overutil_threshold_pct=80 util_halflife_ms=32"
 	_got=
 	for _kv in $_want; do _got="$_got ${_kv%%=*}=$(cat $TUN/${_kv%%=*})"; done
 	ktap_result "tunables start at their defaults:$_got" \
@@ -346,7 +346,7 @@ check_fmax_list() {
 # field.
 check_round_trip() {
 	_rt=0
-	for _kv in rate_limit_us=20000 headroom_pct=150 overutil_threshold_pct=90 util_halflife_ms=64; do
+	for _kv in rate_limit_us=20000 overutil_threshold_pct=90 util_halflife_ms=64; do
 		_f=${_kv%%=*} _v=${_kv#*=}
 		_old=$(cat $TUN/$_f)
 		echo "$_v" > $TUN/$_f && [ "$(cat $TUN/$_f)" = "$_v" ] ||
@@ -357,7 +357,7 @@ check_round_trip() {
 		echo "$_n" > $TUN/freq_max_policy && grep -q "\[$_n\]" $TUN/freq_max_policy ||
 			{ ktap_diag "freq_max_policy $_n did not stick"; _rt=1; }
 	done
-	ktap_result "every tunable round-trips (four numbers, five freq_max names)" $_rt
+	ktap_result "every tunable round-trips (three numbers, five freq_max names)" $_rt
 }
 
 # try_bad FILE VALUE: a write (with a newline, as echo does) that must
@@ -375,17 +375,16 @@ try_bad() {
 check_bad_writes() {
 	BAD=0
 	for _v in abc "" -1 1000001 4294967296 "10 0"; do try_bad rate_limit_us "$_v"; done
-	for _v in 99 401 0 x 1.25; do try_bad headroom_pct "$_v"; done
-	for _v in 0 101 -5; do try_bad overutil_threshold_pct "$_v"; done
+	for _v in 0 101 -5 x 1.25; do try_bad overutil_threshold_pct "$_v"; done
 	for _v in 0 1001 ms; do try_bad util_halflife_ms "$_v"; done
 	for _v in max_p MAX_P max overutil "" "max_P max_boost" schedutil; do try_bad freq_max_policy "$_v"; done
-	ktap_result "bad writes fail and change nothing (24 cases)" $BAD
+	ktap_result "bad writes fail and change nothing (21 cases)" $BAD
 }
 
 # Catches: an out-of-range number failing with a parse error or not at all.
 check_erange() {
-	_err=$(sh -c "echo 401 > $TUN/headroom_pct" 2>&1)
-	ktap_diag "headroom_pct=401: ${_err##*: }"
+	_err=$(sh -c "echo 101 > $TUN/overutil_threshold_pct" 2>&1)
+	ktap_diag "overutil_threshold_pct=101: ${_err##*: }"
 	case $_err in *"out of range"*) _e=0 ;; *) _e=1 ;; esac
 	ktap_result "an out-of-range number fails with ERANGE" $_e
 }

@@ -16,7 +16,7 @@
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
-ktap_plan 61
+ktap_plan 57
 unload_all
 ktap_dmesg_mark
 
@@ -92,13 +92,12 @@ expect_value() {
 range_of() {
 	case $1 in
 	rate_limit_us) echo "0 1000000" ;;
-	headroom_pct) echo "100 400" ;;
 	overutil_threshold_pct) echo "1 100" ;;
 	util_halflife_ms) echo "1 1000" ;;
 	idle_restore_us) echo "0 1000000" ;;
 	esac
 }
-NUMERIC="rate_limit_us headroom_pct overutil_threshold_pct util_halflife_ms
+NUMERIC="rate_limit_us overutil_threshold_pct util_halflife_ms
 idle_restore_us"
 
 # numeric_valid DIR NAME: boundaries, neighbours, a middle value, with and
@@ -262,16 +261,16 @@ ktap_check "per_policy_tunables=1: one set per policy, no global set" placement 
 all_tunables $CPUFREQ/policy0/sugov_inv "policy0"
 # Catches: per-policy sets that share storage (one write changes all).
 isolated() {
-	echo 300 > $CPUFREQ/policy1/sugov_inv/headroom_pct &&
+	echo 30 > $CPUFREQ/policy1/sugov_inv/overutil_threshold_pct &&
 		echo noinv > $CPUFREQ/policy1/sugov_inv/freq_max_policy || return 1
 	for p in $(policies); do
 		[ "$p" = $CPUFREQ/policy1 ] && continue
-		h=$(cat $p/sugov_inv/headroom_pct)
-		[ "$h" = 125 ] || { echo "${p##*/} headroom_pct $h after writing policy1"; return 1; }
+		h=$(cat $p/sugov_inv/overutil_threshold_pct)
+		[ "$h" = 80 ] || { echo "${p##*/} overutil_threshold_pct $h after writing policy1"; return 1; }
 		grep -q '\[max_boost\]' $p/sugov_inv/freq_max_policy ||
 			{ echo "${p##*/}: $(cat $p/sugov_inv/freq_max_policy)"; return 1; }
 	done
-	[ "$(cat $CPUFREQ/policy1/sugov_inv/headroom_pct)" = 300 ]
+	[ "$(cat $CPUFREQ/policy1/sugov_inv/overutil_threshold_pct)" = 30 ]
 }
 ktap_check "per-policy sets are independent (policy1 written, the others keep their values)" isolated
 unload_all
@@ -461,8 +460,8 @@ matrix_case() {
 	if [ "$4" = 1 ]; then placement per-policy; else placement global; fi || return 1
 	for p in $(policies); do
 		d=$(tunables_of "$p")
-		[ "$(cat $d/headroom_pct) $(cat $d/overutil_threshold_pct) $(cat $d/util_halflife_ms)" = "125 80 32" ] ||
-			{ echo "${p##*/}: defaults $(cat $d/headroom_pct) $(cat $d/overutil_threshold_pct) $(cat $d/util_halflife_ms)"; return 1; }
+		[ "$(cat $d/overutil_threshold_pct) $(cat $d/util_halflife_ms)" = "80 32" ] ||
+			{ echo "${p##*/}: defaults $(cat $d/overutil_threshold_pct) $(cat $d/util_halflife_ms)"; return 1; }
 	done
 	# From performance (the top) at idle the governor must ask for less
 	want=slow

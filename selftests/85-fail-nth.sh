@@ -108,7 +108,7 @@ for g in $OPS; do
 	case $g in
 	probe|load) plan=$((plan + 2)) ;;
 	hotplug) plan=$((plan + 3)) ;;
-	gov) plan=$((plan + 8)) ;;
+	gov) plan=$((plan + 7)) ;;
 	shared) plan=$((plan + 5)) ;;
 	*) echo "85-fail-nth: unknown group $g in FAILNTH_OPS" >&2; exit 2 ;;
 	esac
@@ -470,7 +470,7 @@ group_gov() {
 	sweep "policy0 sugov_inv -> sugov_inv again" write $P0/scaling_governor sugov_inv
 
 	# One valid new value each; a failed write keeps the old one
-	for t in rate_limit_us:5000 freq_max_policy:max_P headroom_pct:150 \
+	for t in rate_limit_us:5000 freq_max_policy:max_P \
 		 overutil_threshold_pct:90 util_halflife_ms:16; do
 		f=$CPUFREQ/sugov_inv/${t%%:*} v=${t#*:}
 		old=$(rd "$f")

@@ -34,7 +34,7 @@ GOVERNORS = ('performance', 'powersave', 'ondemand', 'conservative',
              'schedutil', 'userspace', 'sugov_inv')
 PSTATE_GOVERNORS = ('intel_pstate/performance', 'intel_pstate/powersave')
 FREQ_MAX_CHOICES = ('max_P', 'midpoint', 'max_boost', 'overutil-detect', 'noinv')
-SUGOV_INV_TUNABLES = ('rate_limit_us', 'headroom_pct',
+SUGOV_INV_TUNABLES = ('rate_limit_us',
                       'overutil_threshold_pct', 'util_halflife_ms',
                       'idle_restore_us')
 
