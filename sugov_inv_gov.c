@@ -570,8 +570,8 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 	}
 	/* Said here, in process context: the hook cannot printk */
 	if (nocaps)
-		pr_info("policy%u: %u CPUs without freq_invariance caps: their freq_max is cpuinfo_max_freq (%u kHz)\n",
-			policy->cpu, nocaps, policy->cpuinfo.max_freq);
+		pr_debug("policy%u: %u CPUs without freq_invariance caps: their freq_max is cpuinfo_max_freq (%u kHz)\n",
+			 policy->cpu, nocaps, policy->cpuinfo.max_freq);
 
 	for_each_cpu(cpu, policy->cpus) {
 		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
