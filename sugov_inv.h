@@ -26,6 +26,8 @@
  * tipping point at util = 80 %)
  */
 #define SUGOV_INV_HEADROOM_PCT		125U
+/* The util average's half-life: PELT's, 32 ms (y^32 = 0.5, 1 ms periods) */
+#define SUGOV_INV_HALFLIFE_MS		32U
 
 /* Tunable ranges and defaults */
 /*
@@ -35,10 +37,6 @@
 #define SUGOV_INV_THRESHOLD_DEFAULT_PCT	80U
 #define SUGOV_INV_THRESHOLD_MIN_PCT	1U
 #define SUGOV_INV_THRESHOLD_MAX_PCT	100U
-/* PELT's half-life is 32 ms (y^32 = 0.5 with 1 ms periods) */
-#define SUGOV_INV_HALFLIFE_DEFAULT_MS	32U
-#define SUGOV_INV_HALFLIFE_MIN_MS	1U
-#define SUGOV_INV_HALFLIFE_MAX_MS	1000U
 /* rate_limit_us above one second would make the governor look frozen */
 #define SUGOV_INV_RATE_LIMIT_MAX_US	1000000U
 /*

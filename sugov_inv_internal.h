@@ -49,7 +49,6 @@
  *	evaluation, us (schedutil's rate_limit_us)
  * @freq_max_policy: enum sugov_inv_fmax
  * @overutil_threshold_pct: overutil-detect's busy threshold, percent
- * @util_halflife_ms: half-life of the util average, ms
  * @idle_restore_us: idle time in one window that makes a long idle
  *	stretch, after which the CPU's util from before it comes back once
  *	the CPU has run a tick (0: off; struct sugov_inv_wake)
@@ -63,7 +62,6 @@ struct sugov_inv_tunables {
 	unsigned int rate_limit_us;
 	unsigned int freq_max_policy;
 	unsigned int overutil_threshold_pct;
-	unsigned int util_halflife_ms;
 	unsigned int idle_restore_us;
 };
 

@@ -2,10 +2,10 @@
 /*
  * sugov_inv: the module parameters, the defaults of every new tunables
  * set, each named as the tunable it sets (freq_max_policy=,
- * rate_limit_us=, overutil_threshold_pct=,
- * util_halflife_ms=, idle_restore_us=).  Each is recorded as given and judged once, in module
- * init, by the parser and ranges of the sysfs stores (sugov_inv_sysfs.c):
- * a bad value refuses the load with one log line.
+ * rate_limit_us=, overutil_threshold_pct=, idle_restore_us=).  Each is
+ * recorded as given and judged once, in module init, by the parser and
+ * ranges of the sysfs stores (sugov_inv_sysfs.c): a bad value refuses the
+ * load with one log line.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -29,7 +29,6 @@
 static unsigned int sugov_inv_default_fmax = SUGOV_INV_MAX_BOOST;
 static unsigned int sugov_inv_default_rate_limit_us = UINT_MAX;
 static unsigned int sugov_inv_default_threshold_pct = SUGOV_INV_THRESHOLD_DEFAULT_PCT;
-static unsigned int sugov_inv_default_halflife_ms = SUGOV_INV_HALFLIFE_DEFAULT_MS;
 /* The memory for work that arrives on an idle CPU (Documentation/design.rst) */
 static unsigned int sugov_inv_default_idle_restore_us = SUGOV_INV_IDLE_RESTORE_DEFAULT_US;
 
@@ -104,9 +103,6 @@ SUGOV_INV_PARAM(overutil_threshold_pct, NULL, SUGOV_INV_THRESHOLD_MIN_PCT,
 		SUGOV_INV_THRESHOLD_MAX_PCT, &sugov_inv_default_threshold_pct);
 MODULE_PARM_DESC(overutil_threshold_pct,
 		 "overutil_threshold_pct of new tunables, 1..100 (default 80)");
-SUGOV_INV_PARAM(util_halflife_ms, NULL, SUGOV_INV_HALFLIFE_MIN_MS,
-		SUGOV_INV_HALFLIFE_MAX_MS, &sugov_inv_default_halflife_ms);
-MODULE_PARM_DESC(util_halflife_ms, "util_halflife_ms of new tunables, 1..1000 (default 32)");
 SUGOV_INV_PARAM(idle_restore_us, NULL, 0, SUGOV_INV_RULE_MAX_US,
 		&sugov_inv_default_idle_restore_us);
 MODULE_PARM_DESC(idle_restore_us,
@@ -117,7 +113,6 @@ static struct sugov_inv_param *const sugov_inv_params[] __initconst = {
 	&sugov_inv_param_freq_max_policy,
 	&sugov_inv_param_rate_limit_us,
 	&sugov_inv_param_overutil_threshold_pct,
-	&sugov_inv_param_util_halflife_ms,
 	&sugov_inv_param_idle_restore_us,
 };
 
@@ -190,6 +185,5 @@ void sugov_inv_tunables_defaults(struct sugov_inv_tunables *tunables,
 	tunables->rate_limit_us = rate_limit_us;
 	tunables->freq_max_policy = sugov_inv_default_fmax;
 	tunables->overutil_threshold_pct = sugov_inv_default_threshold_pct;
-	tunables->util_halflife_ms = sugov_inv_default_halflife_ms;
 	tunables->idle_restore_us = sugov_inv_default_idle_restore_us;
 }

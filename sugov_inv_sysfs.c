@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sugov_inv: the tunables.  Their sysfs directory (rate_limit_us,
- * freq_max_policy, overutil_threshold_pct,
- * util_halflife_ms, idle_restore_us; documented in
- * Documentation/ABI/testing/), the
- * parser the stores and the module parameters share, and the tunables'
- * lifetime: one set shared by every policy on x86 (no governor per
+ * freq_max_policy, overutil_threshold_pct, idle_restore_us; documented in
+ * Documentation/ABI/testing/), the parser the stores and the module
+ * parameters share, and the tunables' lifetime: one set shared by every policy on x86 (no governor per
  * policy), attached at governor init and freed by the kobject release.
  *
  * Model: drivers/cpufreq/cpufreq_governor_attr_set.c and schedutil's
@@ -169,9 +167,6 @@ SUGOV_INV_STORE_UINT(idle_restore_us, 0, SUGOV_INV_RULE_MAX_US)
 SUGOV_INV_SHOW_UINT(overutil_threshold_pct)
 SUGOV_INV_STORE_UINT(overutil_threshold_pct, SUGOV_INV_THRESHOLD_MIN_PCT,
 		     SUGOV_INV_THRESHOLD_MAX_PCT)
-SUGOV_INV_SHOW_UINT(util_halflife_ms)
-SUGOV_INV_STORE_UINT(util_halflife_ms, SUGOV_INV_HALFLIFE_MIN_MS,
-		     SUGOV_INV_HALFLIFE_MAX_MS)
 
 static ssize_t freq_max_policy_show(struct gov_attr_set *attr_set, char *buf)
 {
@@ -205,14 +200,12 @@ static struct governor_attr rate_limit_us = __ATTR_RW(rate_limit_us);
 static struct governor_attr freq_max_policy = __ATTR_RW(freq_max_policy);
 static struct governor_attr overutil_threshold_pct =
 	__ATTR_RW(overutil_threshold_pct);
-static struct governor_attr util_halflife_ms = __ATTR_RW(util_halflife_ms);
 static struct governor_attr idle_restore_us = __ATTR_RW(idle_restore_us);
 
 static struct attribute *sugov_inv_attrs[] = {
 	&rate_limit_us.attr,
 	&freq_max_policy.attr,
 	&overutil_threshold_pct.attr,
-	&util_halflife_ms.attr,
 	&idle_restore_us.attr,
 	NULL
 };

@@ -35,11 +35,6 @@ FMAX_NAMES="max_P midpoint max_boost overutil-detect noinv"
 FLAT_S=4
 PART_S=5
 SETTLE_PCT=50
-# util_halflife_ms for the partial loads.  Under TCG the host deschedules
-# vCPUs for tens of ms, so a stress-ng duty cycle reaches the guest in
-# lumps; a longer half-life (a tunable users have too) averages them into
-# the steady state the formula predicts.
-PART_HALFLIFE=${SGI_PART_HALFLIFE:-250}
 # stress-ng's duty cycles of the partial loads; the last is "about 90 %
 # busy": a loaded TCG host wakes idle vCPUs late, so the guest sees a few
 # percent less than asked for.
@@ -320,7 +315,7 @@ check_rmmod_refused() {
 # ---------------------------------------------------------------------------
 # Tunables (one global set: x86 has no governor-per-policy)
 
-# Catches: a wrong default (schedutil's 80 % tipping point, 32 ms; the driver's
+# Catches: a wrong default (schedutil's 80 % tipping point; the driver's
 # transition delay, which the running kernel computes: for vcpufreq's
 # 10 us latency, 10 ms on 6.1 (x 1000, at most 10 ms), 15 us on 6.12
 # (x 1.5), so it is read from schedutil's default on these policies).
@@ -328,7 +323,7 @@ check_defaults() {
 	set_all scaling_governor schedutil &&
 		_su_rate=$(cat $CPUFREQ/schedutil/rate_limit_us)
 	set_all scaling_governor sugov_inv
-	_want="rate_limit_us=${_su_rate:-?} overutil_threshold_pct=80 util_halflife_ms=32"
+	_want="rate_limit_us=${_su_rate:-?} overutil_threshold_pct=80 idle_restore_us=20000"
 	_got=
 	for _kv in $_want; do _got="$_got ${_kv%%=*}=$(cat $TUN/${_kv%%=*})"; done
 	ktap_result "tunables start at their defaults:$_got" \
@@ -346,7 +341,7 @@ check_fmax_list() {
 # field.
 check_round_trip() {
 	_rt=0
-	for _kv in rate_limit_us=20000 overutil_threshold_pct=90 util_halflife_ms=64; do
+	for _kv in rate_limit_us=20000 overutil_threshold_pct=90 idle_restore_us=30000; do
 		_f=${_kv%%=*} _v=${_kv#*=}
 		_old=$(cat $TUN/$_f)
 		echo "$_v" > $TUN/$_f && [ "$(cat $TUN/$_f)" = "$_v" ] ||
@@ -376,7 +371,7 @@ check_bad_writes() {
 	BAD=0
 	for _v in abc "" -1 1000001 4294967296 "10 0"; do try_bad rate_limit_us "$_v"; done
 	for _v in 0 101 -5 x 1.25; do try_bad overutil_threshold_pct "$_v"; done
-	for _v in 0 1001 ms; do try_bad util_halflife_ms "$_v"; done
+	for _v in 1000001 -1 us; do try_bad idle_restore_us "$_v"; done
 	for _v in max_p MAX_P max overutil "" "max_P max_boost" schedutil; do try_bad freq_max_policy "$_v"; done
 	ktap_result "bad writes fail and change nothing (21 cases)" $BAD
 }
@@ -649,9 +644,6 @@ side_partial_phases() {
 	# The formula's partial-load answers: idle_restore_us would restore
 	# each run's util after idle parts that TCG delivers in lumps of 20 ms
 	# and more (decisions then saw 92-96 % busy at 67-71 % measured)
-	for c in $(seq 0 $((NCPU - 1))); do
-		echo $PART_HALFLIFE > $CPUFREQ/policy$c/sugov_inv/util_halflife_ms
-	done
 	idle_memory_off
 	for l in $PART_LOADS; do
 		phase_pinned $PART_S $l

@@ -16,7 +16,7 @@
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
-ktap_plan 57
+ktap_plan 53
 unload_all
 ktap_dmesg_mark
 
@@ -93,12 +93,10 @@ range_of() {
 	case $1 in
 	rate_limit_us) echo "0 1000000" ;;
 	overutil_threshold_pct) echo "1 100" ;;
-	util_halflife_ms) echo "1 1000" ;;
 	idle_restore_us) echo "0 1000000" ;;
 	esac
 }
-NUMERIC="rate_limit_us overutil_threshold_pct util_halflife_ms
-idle_restore_us"
+NUMERIC="rate_limit_us overutil_threshold_pct idle_restore_us"
 
 # numeric_valid DIR NAME: boundaries, neighbours, a middle value, with and
 # without the newline, decimal with leading zeros; the old value back.
@@ -460,8 +458,8 @@ matrix_case() {
 	if [ "$4" = 1 ]; then placement per-policy; else placement global; fi || return 1
 	for p in $(policies); do
 		d=$(tunables_of "$p")
-		[ "$(cat $d/overutil_threshold_pct) $(cat $d/util_halflife_ms)" = "80 32" ] ||
-			{ echo "${p##*/}: defaults $(cat $d/overutil_threshold_pct) $(cat $d/util_halflife_ms)"; return 1; }
+		[ "$(cat $d/overutil_threshold_pct) $(cat $d/idle_restore_us)" = "80 20000" ] ||
+			{ echo "${p##*/}: defaults $(cat $d/overutil_threshold_pct) $(cat $d/idle_restore_us)"; return 1; }
 	done
 	# From performance (the top) at idle the governor must ask for less
 	want=slow

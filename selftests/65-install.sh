@@ -132,12 +132,12 @@ else
 fi
 
 # 7-9: parameters are the initial tunables
-PARAMS="freq_max_policy=midpoint rate_limit_us=3000 overutil_threshold_pct=70 util_halflife_ms=64"
+PARAMS="freq_max_policy=midpoint rate_limit_us=3000 overutil_threshold_pct=70 idle_restore_us=30000"
 # check_tunables DIR: DIR's tunables are those of $PARAMS
 check_tunables() {
 	[ "$(cat "$1/rate_limit_us")" = 3000 ] || echo "$1/rate_limit_us: $(cat "$1/rate_limit_us")"
 	[ "$(cat "$1/overutil_threshold_pct")" = 70 ] || echo "$1/overutil_threshold_pct: $(cat "$1/overutil_threshold_pct")"
-	[ "$(cat "$1/util_halflife_ms")" = 64 ] || echo "$1/util_halflife_ms: $(cat "$1/util_halflife_ms")"
+	[ "$(cat "$1/idle_restore_us")" = 30000 ] || echo "$1/idle_restore_us: $(cat "$1/idle_restore_us")"
 	case " $(cat "$1/freq_max_policy") " in *" [midpoint] "*) ;; *) echo "$1/freq_max_policy: $(cat "$1/freq_max_policy")" ;; esac
 }
 # shellcheck disable=SC2086
@@ -177,8 +177,8 @@ modprobe freq_invariance
 # 11: boundaries load
 ok=0
 for kv in rate_limit_us=0 rate_limit_us=1000000 \
-	overutil_threshold_pct=1 overutil_threshold_pct=100 util_halflife_ms=1 \
-	util_halflife_ms=1000 overutil_threshold_pct=+50; do
+	overutil_threshold_pct=1 overutil_threshold_pct=100 idle_restore_us=0 \
+	idle_restore_us=1000000 overutil_threshold_pct=+50; do
 	if insmod "$UPD/sugov_inv.ko" "$kv"; then
 		rmmod sugov_inv
 	else
@@ -214,9 +214,9 @@ for kv in overutil_threshold_pct=0 overutil_threshold_pct=101 overutil_threshold
 	overutil_threshold_pct=abc overutil_threshold_pct=50x overutil_threshold_pct=0x32; do refused $kv; done
 notes_out
 ktap_result "overutil_threshold_pct=: 0, 101, 2^32, abc, 50x, 0x32 refused, one log line each" $?
-for kv in util_halflife_ms=0 util_halflife_ms=1001 'util_halflife_ms="32 "'; do refused "$kv"; done
+for kv in idle_restore_us=1000001 idle_restore_us=-1 'idle_restore_us="20000 "'; do refused "$kv"; done
 notes_out
-ktap_result "util_halflife_ms=: 0, 1001, trailing space refused, one log line each" $?
+ktap_result "idle_restore_us=: 1000001, negative, trailing space refused, one log line each" $?
 refused "overutil_threshold_pct=$(head -c 600 /dev/zero | tr '\0' 1)"
 notes_out
 ktap_result "overutil_threshold_pct= with 600 digits refused, one log line" $?

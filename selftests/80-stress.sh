@@ -255,9 +255,9 @@ tunables_sane() {
 	for d in $CPUFREQ/sugov_inv $CPUFREQ/policy*/sugov_inv; do
 		[ -d "$d" ] || continue
 		r=$(cat $d/rate_limit_us)
-		o=$(cat $d/overutil_threshold_pct) l=$(cat $d/util_halflife_ms)
+		o=$(cat $d/overutil_threshold_pct) l=$(cat $d/idle_restore_us)
 		[ "$r" -le 1000000 ] &&
-			[ "$o" -ge 1 ] && [ "$o" -le 100 ] && [ "$l" -ge 1 ] && [ "$l" -le 1000 ] ||
+			[ "$o" -ge 1 ] && [ "$o" -le 100 ] && [ "$l" -le 1000000 ] ||
 			{ echo "$d: $r $o $l"; return 1; }
 		[ "$(tr -cd '[' < $d/freq_max_policy | wc -c)" = 1 ] ||
 			{ echo "$d: $(cat $d/freq_max_policy)"; return 1; }

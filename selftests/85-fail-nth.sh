@@ -471,7 +471,7 @@ group_gov() {
 
 	# One valid new value each; a failed write keeps the old one
 	for t in rate_limit_us:5000 freq_max_policy:max_P \
-		 overutil_threshold_pct:90 util_halflife_ms:16; do
+		 overutil_threshold_pct:90 idle_restore_us:30000; do
 		f=$CPUFREQ/sugov_inv/${t%%:*} v=${t#*:}
 		old=$(rd "$f")
 		case $old in *"["*) old=${old#*[}; old=${old%%]*} ;; esac

@@ -35,7 +35,7 @@ GOVERNORS = ('performance', 'powersave', 'ondemand', 'conservative',
 PSTATE_GOVERNORS = ('intel_pstate/performance', 'intel_pstate/powersave')
 FREQ_MAX_CHOICES = ('max_P', 'midpoint', 'max_boost', 'overutil-detect', 'noinv')
 SUGOV_INV_TUNABLES = ('rate_limit_us',
-                      'overutil_threshold_pct', 'util_halflife_ms',
+                      'overutil_threshold_pct',
                       'idle_restore_us')
 
 
