@@ -3,8 +3,9 @@
  * sugov_inv: the tunables.  Their sysfs directory (rate_limit_us,
  * freq_max_policy, overutil_threshold_pct, idle_restore_us; documented in
  * Documentation/ABI/testing/), the parser the stores and the module
- * parameters share, and the tunables' lifetime: one set shared by every policy on x86 (no governor per
- * policy), attached at governor init and freed by the kobject release.
+ * parameters share, and the tunables' lifetime: one set shared by every
+ * policy on x86 (no governor per policy), attached at governor init and
+ * freed by the kobject release.
  *
  * Model: drivers/cpufreq/cpufreq_governor_attr_set.c and schedutil's
  * rate_limit_us_store(); unlike ondemand, a store rejects a value out of
