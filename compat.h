@@ -70,28 +70,6 @@
 #endif
 
 /*
- * A CFS task's util_est (the average of its util at its recent dequeues):
- * 6.9 folded struct util_est { enqueued, ewma } into one unsigned int of
- * struct sched_avg ("sched/fair: Remove SCHED_FEAT(UTIL_EST_FASTUP, true)"
- * and its series, Vincent Guittot, December 2023).  Either way the top bit
- * is UTIL_AVG_UNCHANGED, a flag, and the kernel's own reading is the larger
- * of the two values where there are two (_task_util_est()).
- */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-static inline unsigned int sugov_inv_task_util_est(struct task_struct *p)
-{
-	return READ_ONCE(p->se.avg.util_est) & ~UTIL_AVG_UNCHANGED;
-}
-#else
-static inline unsigned int sugov_inv_task_util_est(struct task_struct *p)
-{
-	struct util_est ue = READ_ONCE(p->se.avg.util_est);
-
-	return max(ue.ewma, ue.enqueued & ~UTIL_AVG_UNCHANGED);
-}
-#endif
-
-/*
  * 6.13 added hrtimer_setup(), which takes the timer's callback with its
  * clock and mode, and 6.15 removed hrtimer_init().  Before 6.13 it is
  * hrtimer_init() and an assignment of the callback.  Used by the

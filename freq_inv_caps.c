@@ -56,7 +56,7 @@ EXPORT_SYMBOL_FREQ_INV(freq_inv_caps_check_override);
  * Context: any.
  * Return: 0 when sane; -ERANGE otherwise.
  */
-int freq_inv_caps_check_hw(const struct freq_inv_hw *hw)
+static int freq_inv_caps_check_hw(const struct freq_inv_hw *hw)
 {
 	if (hw->max_p_khz && hw->max_p_khz <= hw->max_boost_khz &&
 	    hw->max_boost_khz <= FREQ_INV_MAX_KHZ &&
@@ -65,7 +65,6 @@ int freq_inv_caps_check_hw(const struct freq_inv_hw *hw)
 		return 0;
 	return -ERANGE;
 }
-EXPORT_SYMBOL_FREQ_INV(freq_inv_caps_check_hw);
 
 /* The vendor's invariance rule applied to max_P and max_boost in kHz */
 static u32 freq_inv_caps_override_ratio(const struct freq_inv_caps_in *in)

@@ -143,7 +143,6 @@ enum freq_inv_override_fault {
 
 enum freq_inv_override_fault freq_inv_caps_check_override(u32 max_p_khz,
 							  u32 max_boost_khz);
-int freq_inv_caps_check_hw(const struct freq_inv_hw *hw);
 int freq_inv_caps_resolve(const struct freq_inv_caps_in *in,
 			  struct freq_inv_resolved *res);
 bool freq_inv_caps_boost_off(const struct freq_inv_resolved *res,

@@ -147,7 +147,6 @@ const char *freq_inv_deliv_source_name(enum freq_inv_deliv_source src)
 		return "unknown";
 	}
 }
-EXPORT_SYMBOL_FREQ_INV(freq_inv_deliv_source_name);
 
 /**
  * freq_inv_sample_prepare() - snapshot a CPU's counters to start a window

@@ -58,6 +58,7 @@ void freq_inv_hw_describe(char *buf, size_t len, unsigned int nr_failed,
 void freq_inv_deliv_select(void);
 void freq_inv_deliv_stop(void);
 enum freq_inv_deliv_source freq_inv_deliv_source(void);
+const char *freq_inv_deliv_source_name(enum freq_inv_deliv_source src);
 
 /* freq_inv_sysfs.c */
 int freq_inv_sysfs_init(void);

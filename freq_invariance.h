@@ -109,6 +109,5 @@ int freq_inv_sample_prepare(struct freq_inv_sample *sample);
 int freq_inv_delivered_khz(struct freq_inv_sample *sample, u32 *khz,
 			   enum freq_inv_deliv_source *src);
 const char *freq_inv_source_name(enum freq_inv_source source);
-const char *freq_inv_deliv_source_name(enum freq_inv_deliv_source src);
 
 #endif /* _FREQ_INVARIANCE_H */

@@ -22,14 +22,14 @@
 #define SUGOV_INV_CAP			((u32)SCHED_CAPACITY_SCALE)
 
 /*
- * Tunable ranges and defaults.  headroom_pct 125 is schedutil's 1.25 (its
- * tipping point at util = 80 %); 100 means no headroom and 400 is a limit
- * that keeps the formula's u64 product far from overflow and still asks for
- * the top of any table at a quarter of full util.
+ * The formula's headroom, percent: schedutil's 1.25 (map_util_freq(), its
+ * tipping point at util = 80 %)
  */
-#define SUGOV_INV_HEADROOM_DEFAULT	125U
-#define SUGOV_INV_HEADROOM_MIN		100U
-#define SUGOV_INV_HEADROOM_MAX		400U
+#define SUGOV_INV_HEADROOM_PCT		125U
+/* The util average's half-life: PELT's, 32 ms (y^32 = 0.5, 1 ms periods) */
+#define SUGOV_INV_HALFLIFE_MS		32U
+
+/* Tunable ranges and defaults */
 /*
  * overutil_threshold_pct: schedutil's tipping point, where 1.25 headroom
  * asks for freq_max, is 80 % util
@@ -37,40 +37,18 @@
 #define SUGOV_INV_THRESHOLD_DEFAULT_PCT	80U
 #define SUGOV_INV_THRESHOLD_MIN_PCT	1U
 #define SUGOV_INV_THRESHOLD_MAX_PCT	100U
-/* PELT's half-life is 32 ms (y^32 = 0.5 with 1 ms periods) */
-#define SUGOV_INV_HALFLIFE_DEFAULT_MS	32U
-#define SUGOV_INV_HALFLIFE_MIN_MS	1U
-#define SUGOV_INV_HALFLIFE_MAX_MS	1000U
-/*
- * rate_limit_us, up_rate_limit_us and down_rate_limit_us above one second
- * would make the governor look frozen
- */
+/* rate_limit_us above one second would make the governor look frozen */
 #define SUGOV_INV_RATE_LIMIT_MAX_US	1000000U
 /*
- * The rules for work that arrives on an idle CPU (Documentation/design.rst,
- * "Work that arrives on an idle CPU", measured there).  idle_restore_us:
- * the idle time in one window that makes a long idle stretch; 20 ms is
+ * idle_restore_us, the memory for work that arrives on an idle CPU
+ * (Documentation/design.rst, "Work that arrives on an idle CPU"): the
+ * idle time in one window that makes a long idle stretch; 20 ms is
  * ondemand's "two sampling periods" at a 10 ms rate limit, and longer than
- * the idle part of a periodic load of a 16 ms period.  flat_out_us: how
- * long a CPU runs without idling before it asks for the top; off by
- * default: on top of idle_restore_us it gained nothing on bursts after
- * idle and cost a periodic load at 20 % of a 16 ms period 4 % more energy
- * at 10 ms (6 % at 8 ms).  Both up to one second, 0 = off.
+ * the idle part of a periodic load of a 16 ms period.  Up to one second,
+ * 0 = off.
  */
 #define SUGOV_INV_IDLE_RESTORE_DEFAULT_US	20000
-#define SUGOV_INV_FLAT_OUT_DEFAULT_US	0
 #define SUGOV_INV_RULE_MAX_US		1000000U
-/*
- * fast_rise, efficient_floor, task_util: 0 or 1, off: no measurement
- * shows them winning (efficient_floor on the EPYC 7702's CPPC, 1511 MHz:
- * 3 % slower on bursts after 100 ms of idle, 1.4 % more energy on a 20 %
- * periodic load)
- */
-#define SUGOV_INV_FAST_RISE_DEFAULT	0
-#define SUGOV_INV_EFFICIENT_FLOOR_DEFAULT	0
-#define SUGOV_INV_TASK_UTIL_DEFAULT	0
-/* busy_floor_khz: 0 (none) up to 10 GHz, above any CPU's table */
-#define SUGOV_INV_BUSY_FLOOR_MAX_KHZ	10000000U
 
 /**
  * enum sugov_inv_fmax - which frequency stands for freq_max in the formula
@@ -106,14 +84,9 @@ enum sugov_inv_fmax {
  * @SUGOV_INV_REASON_IOWAIT: the iowait boost exceeded util and set it
  * @SUGOV_INV_REASON_HOLD: a lower request was held: the CPU did not idle
  * @SUGOV_INV_REASON_LIMITS: evaluated because scaling_min/max_freq changed
- * @SUGOV_INV_REASON_FLAT_OUT: the CPU ran without idling for flat_out_us:
- *	the policy's highest frequency
  * @SUGOV_INV_REASON_WAKE: a CPU that just left a long idle stretch kept
  *	the frequency it idled at (up to what its util before the stretch
  *	asks for)
- * @SUGOV_INV_REASON_FLOOR: a busy CPU's target was raised to the busy floor
- * @SUGOV_INV_REASON_WAIT: a change waited: up_rate_limit_us or
- *	down_rate_limit_us had not passed since the last one
  * @SUGOV_INV_NR_REASONS: number of reasons
  */
 enum sugov_inv_reason {
@@ -122,10 +95,7 @@ enum sugov_inv_reason {
 	SUGOV_INV_REASON_IOWAIT,
 	SUGOV_INV_REASON_HOLD,
 	SUGOV_INV_REASON_LIMITS,
-	SUGOV_INV_REASON_FLAT_OUT,
 	SUGOV_INV_REASON_WAKE,
-	SUGOV_INV_REASON_FLOOR,
-	SUGOV_INV_REASON_WAIT,
 	SUGOV_INV_NR_REASONS,
 };
 

@@ -21,10 +21,7 @@ static const char * const sugov_inv_reason_names[] = {
 	[SUGOV_INV_REASON_IOWAIT]	= "iowait",
 	[SUGOV_INV_REASON_HOLD]		= "hold",
 	[SUGOV_INV_REASON_LIMITS]	= "limits",
-	[SUGOV_INV_REASON_FLAT_OUT]	= "flat_out",
 	[SUGOV_INV_REASON_WAKE]		= "wake",
-	[SUGOV_INV_REASON_FLOOR]	= "floor",
-	[SUGOV_INV_REASON_WAIT]		= "wait",
 };
 
 /*

@@ -38,8 +38,6 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched/cpufreq.h>
-#include <linux/sched/deadline.h>
-#include <linux/sched/rt.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
@@ -173,69 +171,28 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
 }
 
 /*
- * The running task's util (the task_util tunable) for an evaluation in
- * the CPU's own hook: the larger of its PELT util_avg and util_est, so
- * that a task that slept comes back with the util it had, as in
- * schedutil.  CFS tasks only: PELT tracks no other class per task.  On
- * x86 the kernel's PELT is frequency-invariant only with APERF/MPERF,
- * which are also what make @win's delivered frequency counted; without
- * them the value is scaled here as the estimator scales busy time
- * (deliv / ref), so that it means what util_inv means.
- */
-static u32 sugov_inv_running_task_util(const struct sugov_inv_window *win)
-{
-	struct task_struct *p = current;
-	u32 util;
-
-	if (is_idle_task(p) || rt_task(p) || dl_task(p))
-		return 0;
-	util = max(READ_ONCE(p->se.avg.util_avg), sugov_inv_task_util_est(p));
-	util = min(util, SUGOV_INV_CAP);
-	if (!win->deliv_counted && win->caps.reference_khz)
-		util = min_t(u64, div_u64((u64)util * win->deliv_khz,
-					  win->caps.reference_khz),
-			     SUGOV_INV_CAP);
-	return util;
-}
-
-/*
- * The inputs of the rules for work that arrives on an idle CPU, all of
- * them about the evaluating CPU and only when it evaluates in its own
- * hook (an evaluation from another CPU, a remote wake-up, knows nothing
- * of the CPU's run or task): how long it has run, whether it just left a
- * long idle stretch, its task's util, and the busy floor while it runs a
- * task.  The wake-up hold is schedutil's busy-CPU hold's sibling and, like
- * it, for single-CPU policies only.
+ * The input of the wake-up hold, about the evaluating CPU and only when
+ * it evaluates in its own hook (an evaluation from another CPU, a remote
+ * wake-up, knows nothing of the CPU's run): whether it just left a long
+ * idle stretch.  The hold is schedutil's busy-CPU hold's sibling and,
+ * like it, for single-CPU policies only.
  */
 static void sugov_inv_gather_wake(struct sugov_inv_cpu *sgc, u64 time,
-				  const struct freq_inv_caps *caps,
 				  struct sugov_inv_in *in)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
-	struct sugov_inv_tunables *tunables = sgp->tunables;
 	const struct sugov_inv_wake *w = &sgc->wake;
-	u32 floor_khz;
 
 	in->last_khz = READ_ONCE(sgp->next_freq);
 	if (sgc->cpu != smp_processor_id())
 		return;
 
-	in->run_ns = sugov_inv_wake_run_ns(w, time);
-	in->flat_out_ns = (u64)READ_ONCE(tunables->flat_out_us) * NSEC_PER_USEC;
 	if (unlikely(w->pending) && !sgp->shared &&
 	    sugov_inv_wake_holding(w, time, TICK_NSEC)) {
 		in->wake_hold = true;
 		in->pre_util_inv = sugov_inv_est_util(&w->pre);
 		in->pre_util_raw = sugov_inv_est_busy(&w->pre);
 	}
-	if (is_idle_task(current))
-		return;
-	if (unlikely(READ_ONCE(tunables->task_util)))
-		in->task_util = sugov_inv_running_task_util(&sgc->win);
-	floor_khz = READ_ONCE(tunables->busy_floor_khz);
-	if (!floor_khz && READ_ONCE(tunables->efficient_floor))
-		floor_khz = caps->efficient_khz;
-	in->floor_khz = floor_khz;
 }
 
 /*
@@ -257,7 +214,6 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	enum sugov_inv_reason reason;
 	unsigned int cached_raw;
 	bool request;
-	s64 since;
 
 	if (sgp->shared) {
 		top = sugov_inv_gather_shared(sgc, time, &in);
@@ -279,7 +235,6 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 		caps = &sgp->fresh_caps;
 	}
 	in.fmax = READ_ONCE(tunables->freq_max_policy);
-	in.headroom_pct = READ_ONCE(tunables->headroom_pct);
 	in.overutil_pct = READ_ONCE(tunables->overutil_threshold_pct);
 	in.cur_khz = READ_ONCE(policy->cur);
 	in.cpu_max_khz = policy->cpuinfo.max_freq;
@@ -287,7 +242,7 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	in.mid_khz = caps->midpoint_khz;
 	in.max_boost_khz = caps->max_boost_khz;
 	in.ref_khz = caps->reference_khz;
-	sugov_inv_gather_wake(sgc, time, caps, &in);
+	sugov_inv_gather_wake(sgc, time, &in);
 
 	sugov_inv_decide(&in, &out);
 
@@ -307,18 +262,6 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	settle.cached_raw_khz = cached_raw;
 	settle.force = sgp->need_freq_update;
 	settle.may_hold = !sgp->shared && sgc->ran_through;
-	settle.rise_waits = false;
-	settle.fall_waits = false;
-	if (unlikely(READ_ONCE(sgp->limits_split))) {
-		since = (s64)(time - sgp->last_freq_update_ns);
-		settle.rise_waits =
-			!sugov_inv_step_allowed(since, READ_ONCE(sgp->up_delay_ns),
-						in.run_ns,
-						READ_ONCE(sgp->fast_rise_ns));
-		settle.fall_waits =
-			!sugov_inv_step_allowed(since,
-						READ_ONCE(sgp->down_delay_ns), 0, 0);
-	}
 	sugov_inv_settle(&settle, policy, cpufreq_driver_resolve_freq);
 	if (settle.cached_raw_khz != cached_raw)
 		WRITE_ONCE(sgp->cached_raw_khz, settle.cached_raw_khz);
@@ -326,15 +269,13 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 	reason = out.reason;
 	if (settle.held)
 		reason = SUGOV_INV_REASON_HOLD;
-	else if (settle.waited)
-		reason = SUGOV_INV_REASON_WAIT;
 	if (sgp->need_freq_update)
 		reason = SUGOV_INV_REASON_LIMITS;
 
 	request = sugov_inv_commit(sgp, time, settle.next_khz, settle.last_khz);
 
 	sugov_inv_stat_inc(&sgc->stats.evals);
-	if (request || settle.held || settle.waited)
+	if (request || settle.held)
 		sugov_inv_stat_inc(&sgc->stats.reasons[reason]);
 	WRITE_ONCE(sgc->stats.last_util, out.util);
 	WRITE_ONCE(sgc->stats.last_raw, out.raw_khz);
@@ -629,8 +570,8 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 	}
 	/* Said here, in process context: the hook cannot printk */
 	if (nocaps)
-		pr_info("policy%u: %u CPUs without freq_invariance caps: their freq_max is cpuinfo_max_freq (%u kHz)\n",
-			policy->cpu, nocaps, policy->cpuinfo.max_freq);
+		pr_debug("policy%u: %u CPUs without freq_invariance caps: their freq_max is cpuinfo_max_freq (%u kHz)\n",
+			 policy->cpu, nocaps, policy->cpuinfo.max_freq);
 
 	for_each_cpu(cpu, policy->cpus) {
 		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);

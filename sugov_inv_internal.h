@@ -45,28 +45,13 @@
  * @attr_set: the kobject and the list of policies using this set; its
  *	update_lock (a mutex taken by governor_sysfs_ops around every store)
  *	serializes the writers below
- * @rate_limit_us: the shorter of @up_rate_limit_us and
- *	@down_rate_limit_us (writing it sets both)
+ * @rate_limit_us: minimum time from a policy's last request to its next
+ *	evaluation, us (schedutil's rate_limit_us)
  * @freq_max_policy: enum sugov_inv_fmax
- * @headroom_pct: headroom, percent (125 = 1.25)
  * @overutil_threshold_pct: overutil-detect's busy threshold, percent
- * @util_halflife_ms: half-life of the util average, ms
- * @up_rate_limit_us: minimum time from a policy's last request to a
- *	higher one, us
- * @down_rate_limit_us: minimum time from its last request to a lower one
- * @fast_rise: 1: a CPU that has run a tick without idling since it left
- *	idle rises without waiting for @up_rate_limit_us
  * @idle_restore_us: idle time in one window that makes a long idle
  *	stretch, after which the CPU's util from before it comes back once
  *	the CPU has run a tick (0: off; struct sugov_inv_wake)
- * @flat_out_us: a CPU that has run this long without idling asks for the
- *	policy's highest frequency (0: off)
- * @busy_floor_khz: a CPU running a task never asks for less (0: none)
- * @efficient_floor: 1: without @busy_floor_khz, the floor is the CPU's
- *	efficient frequency where freq_invariance knows one (ACPI CPPC
- *	LowestNonlinearPerformance)
- * @task_util: 1: the running task's util (PELT util_avg and util_est)
- *	raises the CPU's
  *
  * The update_util hooks read the fields with READ_ONCE() and no lock: each
  * is one word, and a decision taken with the previous value of one of them
@@ -76,17 +61,8 @@ struct sugov_inv_tunables {
 	struct gov_attr_set attr_set;
 	unsigned int rate_limit_us;
 	unsigned int freq_max_policy;
-	unsigned int headroom_pct;
 	unsigned int overutil_threshold_pct;
-	unsigned int util_halflife_ms;
-	unsigned int up_rate_limit_us;
-	unsigned int down_rate_limit_us;
-	unsigned int fast_rise;
 	unsigned int idle_restore_us;
-	unsigned int flat_out_us;
-	unsigned int busy_floor_khz;
-	unsigned int efficient_floor;
-	unsigned int task_util;
 };
 
 struct sugov_inv_cpu;
@@ -107,15 +83,8 @@ struct sugov_inv_cpu;
  *	that sent a request (a changed frequency, or one after a limits
  *	change): the rate limit counts from it, as from schedutil's
  *	last_freq_update_time
- * @freq_update_delay_ns: the shortest wait after a request before the
- *	next evaluation, ns: the shorter of @up_delay_ns and @down_delay_ns,
- *	and with fast_rise at most a tick
- * @up_delay_ns: up_rate_limit_us in ns
- * @down_delay_ns: down_rate_limit_us in ns
- * @fast_rise_ns: a tick with the fast_rise tunable, else 0
- * @limits_split: @up_delay_ns and @down_delay_ns differ, or fast_rise is
- *	on: an evaluation must check which change may be sent (when they
- *	are equal the hooks' own wait has covered both)
+ * @freq_update_delay_ns: rate_limit_us in ns: the wait after a request
+ *	before the next evaluation
  * @sample_period_ns: the longer of @freq_update_delay_ns and
  *	SUGOV_INV_MIN_WINDOW_NS: how often a CPU that does not evaluate
  *	measures a window (sugov_inv_window_due())
@@ -160,10 +129,6 @@ struct sugov_inv_policy_data {
 	bool shared;
 	u64 last_freq_update_ns;
 	s64 freq_update_delay_ns;
-	s64 up_delay_ns;
-	s64 down_delay_ns;
-	u64 fast_rise_ns;
-	bool limits_split;
 	s64 sample_period_ns;
 	unsigned int next_freq;
 	unsigned int cached_raw_khz;
@@ -349,27 +314,12 @@ static inline void sugov_inv_get_caps(unsigned int cpu,
 	caps->efficient_khz = 0;
 }
 
-/*
- * The rate limits and what follows from them, for the hooks to read.  The
- * hooks evaluate once the shorter wait has passed; the evaluation then
- * holds a change whose own limit has not (sugov_inv_step_allowed()).
- * With fast_rise they evaluate after a tick, when a CPU that ran through
- * it may rise.
- */
+/* The rate limit and the sampling period that follows from it */
 static inline void sugov_inv_set_rate_limit(struct sugov_inv_policy_data *sgp,
 					    const struct sugov_inv_tunables *t)
 {
-	s64 up_ns = (s64)READ_ONCE(t->up_rate_limit_us) * NSEC_PER_USEC;
-	s64 down_ns = (s64)READ_ONCE(t->down_rate_limit_us) * NSEC_PER_USEC;
-	u64 fast_ns = READ_ONCE(t->fast_rise) ? TICK_NSEC : 0;
-	s64 delay_ns = min(up_ns, down_ns);
+	s64 delay_ns = (s64)READ_ONCE(t->rate_limit_us) * NSEC_PER_USEC;
 
-	if (fast_ns)
-		delay_ns = min_t(s64, delay_ns, fast_ns);
-	WRITE_ONCE(sgp->up_delay_ns, up_ns);
-	WRITE_ONCE(sgp->down_delay_ns, down_ns);
-	WRITE_ONCE(sgp->fast_rise_ns, fast_ns);
-	WRITE_ONCE(sgp->limits_split, up_ns != down_ns || fast_ns);
 	WRITE_ONCE(sgp->freq_update_delay_ns, delay_ns);
 	WRITE_ONCE(sgp->sample_period_ns,
 		   max_t(s64, delay_ns, SUGOV_INV_MIN_WINDOW_NS));

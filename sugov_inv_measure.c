@@ -107,8 +107,7 @@ bool sugov_inv_measure(struct sugov_inv_cpu *sgc, u64 time,
 	win->deliv_counted = src == FREQ_INV_DELIV_APERFMPERF;
 
 	sugov_inv_get_caps(sgc->cpu, policy, &win->caps);
-	halflife_ns = (u64)READ_ONCE(sgp->tunables->util_halflife_ms) *
-		      NSEC_PER_MSEC;
+	halflife_ns = (u64)SUGOV_INV_HALFLIFE_MS * NSEC_PER_MSEC;
 
 	/*
 	 * The first window after a fresh start sets the estimate to what it
@@ -185,8 +184,7 @@ void sugov_inv_project(struct sugov_inv_cpu *j_sgc, struct sugov_inv_est *est)
 	if (!j_sgc->sampled || win->pm_seq != READ_ONCE(sugov_inv_pm_seq))
 		return;
 
-	halflife_ns = (u64)READ_ONCE(sgp->tunables->util_halflife_ms) *
-		      NSEC_PER_MSEC;
+	halflife_ns = (u64)SUGOV_INV_HALFLIFE_MS * NSEC_PER_MSEC;
 	sugov_inv_read_idle(j_sgc->cpu, false, &wall_us, &idle_us);
 	wall_us = sugov_inv_since(wall_us, win->wall_us);
 	idle_us = sugov_inv_since(idle_us, win->idle_us);

@@ -2,13 +2,10 @@
 /*
  * sugov_inv: the module parameters, the defaults of every new tunables
  * set, each named as the tunable it sets (freq_max_policy=,
- * rate_limit_us=, headroom_pct=, overutil_threshold_pct=,
- * util_halflife_ms=, up_rate_limit_us=, down_rate_limit_us=, fast_rise=,
- * idle_restore_us=, flat_out_us=, busy_floor_khz=, efficient_floor=,
- * task_util=; default_policy= is the deprecated old name of
- * freq_max_policy=).  Each is recorded as given and judged once, in module
- * init, by the parser and ranges of the sysfs stores (sugov_inv_sysfs.c):
- * a bad value refuses the load with one log line.
+ * rate_limit_us=, overutil_threshold_pct=, idle_restore_us=).  Each is
+ * recorded as given and judged once, in module init, by the parser and
+ * ranges of the sysfs stores (sugov_inv_sysfs.c): a bad value refuses the
+ * load with one log line.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -17,7 +14,6 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
-#include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/stringify.h>
 #include <linux/string.h>
@@ -32,22 +28,9 @@
  */
 static unsigned int sugov_inv_default_fmax = SUGOV_INV_MAX_BOOST;
 static unsigned int sugov_inv_default_rate_limit_us = UINT_MAX;
-static unsigned int sugov_inv_default_headroom_pct = SUGOV_INV_HEADROOM_DEFAULT;
 static unsigned int sugov_inv_default_threshold_pct = SUGOV_INV_THRESHOLD_DEFAULT_PCT;
-static unsigned int sugov_inv_default_halflife_ms = SUGOV_INV_HALFLIFE_DEFAULT_MS;
-/* UINT_MAX: as rate_limit_us (which may itself be the driver's delay) */
-static unsigned int sugov_inv_default_up_rate_limit_us = UINT_MAX;
-static unsigned int sugov_inv_default_down_rate_limit_us = UINT_MAX;
-/*
- * The rules for work that arrives on an idle CPU: the defaults
- * Documentation/design.rst measures and README.md recommends.
- */
-static unsigned int sugov_inv_default_fast_rise = SUGOV_INV_FAST_RISE_DEFAULT;
+/* The memory for work that arrives on an idle CPU (Documentation/design.rst) */
 static unsigned int sugov_inv_default_idle_restore_us = SUGOV_INV_IDLE_RESTORE_DEFAULT_US;
-static unsigned int sugov_inv_default_flat_out_us = SUGOV_INV_FLAT_OUT_DEFAULT_US;
-static unsigned int sugov_inv_default_busy_floor_khz;
-static unsigned int sugov_inv_default_efficient_floor = SUGOV_INV_EFFICIENT_FLOOR_DEFAULT;
-static unsigned int sugov_inv_default_task_util = SUGOV_INV_TASK_UTIL_DEFAULT;
 
 /**
  * struct sugov_inv_param - one module parameter, as given
@@ -116,87 +99,21 @@ SUGOV_INV_PARAM(rate_limit_us, NULL, 0, SUGOV_INV_RATE_LIMIT_MAX_US,
 		&sugov_inv_default_rate_limit_us);
 MODULE_PARM_DESC(rate_limit_us,
 		 "rate_limit_us of new tunables, 0..1000000 (default: the driver's transition delay)");
-SUGOV_INV_PARAM(headroom_pct, NULL, SUGOV_INV_HEADROOM_MIN,
-		SUGOV_INV_HEADROOM_MAX, &sugov_inv_default_headroom_pct);
-MODULE_PARM_DESC(headroom_pct, "headroom_pct of new tunables, 100..400 (default 125)");
 SUGOV_INV_PARAM(overutil_threshold_pct, NULL, SUGOV_INV_THRESHOLD_MIN_PCT,
 		SUGOV_INV_THRESHOLD_MAX_PCT, &sugov_inv_default_threshold_pct);
 MODULE_PARM_DESC(overutil_threshold_pct,
 		 "overutil_threshold_pct of new tunables, 1..100 (default 80)");
-SUGOV_INV_PARAM(util_halflife_ms, NULL, SUGOV_INV_HALFLIFE_MIN_MS,
-		SUGOV_INV_HALFLIFE_MAX_MS, &sugov_inv_default_halflife_ms);
-MODULE_PARM_DESC(util_halflife_ms, "util_halflife_ms of new tunables, 1..1000 (default 32)");
-SUGOV_INV_PARAM(up_rate_limit_us, NULL, 0, SUGOV_INV_RATE_LIMIT_MAX_US,
-		&sugov_inv_default_up_rate_limit_us);
-MODULE_PARM_DESC(up_rate_limit_us,
-		 "up_rate_limit_us of new tunables, 0..1000000 (default: rate_limit_us)");
-SUGOV_INV_PARAM(down_rate_limit_us, NULL, 0, SUGOV_INV_RATE_LIMIT_MAX_US,
-		&sugov_inv_default_down_rate_limit_us);
-MODULE_PARM_DESC(down_rate_limit_us,
-		 "down_rate_limit_us of new tunables, 0..1000000 (default: rate_limit_us)");
-SUGOV_INV_PARAM(fast_rise, NULL, 0, 1, &sugov_inv_default_fast_rise);
-MODULE_PARM_DESC(fast_rise,
-		 "fast_rise of new tunables, 0 or 1 (default "
-		 __stringify(SUGOV_INV_FAST_RISE_DEFAULT) ")");
 SUGOV_INV_PARAM(idle_restore_us, NULL, 0, SUGOV_INV_RULE_MAX_US,
 		&sugov_inv_default_idle_restore_us);
 MODULE_PARM_DESC(idle_restore_us,
 		 "idle_restore_us of new tunables, 0 (off)..1000000 (default "
 		 __stringify(SUGOV_INV_IDLE_RESTORE_DEFAULT_US) ")");
-SUGOV_INV_PARAM(flat_out_us, NULL, 0, SUGOV_INV_RULE_MAX_US,
-		&sugov_inv_default_flat_out_us);
-MODULE_PARM_DESC(flat_out_us,
-		 "flat_out_us of new tunables, 0 (off)..1000000 (default "
-		 __stringify(SUGOV_INV_FLAT_OUT_DEFAULT_US) ")");
-SUGOV_INV_PARAM(busy_floor_khz, NULL, 0, SUGOV_INV_BUSY_FLOOR_MAX_KHZ,
-		&sugov_inv_default_busy_floor_khz);
-MODULE_PARM_DESC(busy_floor_khz,
-		 "busy_floor_khz of new tunables, 0 (none)..10000000 (default 0)");
-SUGOV_INV_PARAM(efficient_floor, NULL, 0, 1, &sugov_inv_default_efficient_floor);
-MODULE_PARM_DESC(efficient_floor,
-		 "efficient_floor of new tunables, 0 or 1 (default "
-		 __stringify(SUGOV_INV_EFFICIENT_FLOOR_DEFAULT) ")");
-SUGOV_INV_PARAM(task_util, NULL, 0, 1, &sugov_inv_default_task_util);
-MODULE_PARM_DESC(task_util,
-		 "task_util of new tunables, 0 or 1 (default "
-		 __stringify(SUGOV_INV_TASK_UTIL_DEFAULT) ")");
-
-/*
- * default_policy= is the old name of freq_max_policy= (before the
- * parameters took the names of the tunables they set): deprecated, it
- * still works, with a notice once the load succeeds.
- */
-static bool sugov_inv_default_policy_used;
-
-static int sugov_inv_default_policy_set(const char *val,
-					const struct kernel_param *kp)
-{
-	sugov_inv_default_policy_used = true;
-	return sugov_inv_param_set(val, kp);
-}
-
-static const struct kernel_param_ops sugov_inv_default_policy_ops = {
-	.set = sugov_inv_default_policy_set,
-	.get = sugov_inv_param_get,
-};
-module_param_cb(default_policy, &sugov_inv_default_policy_ops,
-		&sugov_inv_param_freq_max_policy, 0444);
-MODULE_PARM_DESC(default_policy, "deprecated name of freq_max_policy");
 
 static struct sugov_inv_param *const sugov_inv_params[] __initconst = {
 	&sugov_inv_param_freq_max_policy,
 	&sugov_inv_param_rate_limit_us,
-	&sugov_inv_param_headroom_pct,
 	&sugov_inv_param_overutil_threshold_pct,
-	&sugov_inv_param_util_halflife_ms,
-	&sugov_inv_param_up_rate_limit_us,
-	&sugov_inv_param_down_rate_limit_us,
-	&sugov_inv_param_fast_rise,
 	&sugov_inv_param_idle_restore_us,
-	&sugov_inv_param_flat_out_us,
-	&sugov_inv_param_busy_floor_khz,
-	&sugov_inv_param_efficient_floor,
-	&sugov_inv_param_task_util,
 };
 
 /* Set the default from a given parameter: 0, -EINVAL or -ERANGE */
@@ -247,8 +164,6 @@ int __init sugov_inv_check_params(void)
 			       p->arg, p->truncated ? "..." : "", p->min, p->max);
 		return ret;
 	}
-	if (sugov_inv_default_policy_used)
-		pr_notice("default_policy= is deprecated: use freq_max_policy=\n");
 	return 0;
 }
 
@@ -267,22 +182,8 @@ void sugov_inv_tunables_defaults(struct sugov_inv_tunables *tunables,
 
 	if (rate_limit_us == UINT_MAX)
 		rate_limit_us = cpufreq_policy_transition_delay_us(policy);
-	tunables->up_rate_limit_us = sugov_inv_default_up_rate_limit_us;
-	if (tunables->up_rate_limit_us == UINT_MAX)
-		tunables->up_rate_limit_us = rate_limit_us;
-	tunables->down_rate_limit_us = sugov_inv_default_down_rate_limit_us;
-	if (tunables->down_rate_limit_us == UINT_MAX)
-		tunables->down_rate_limit_us = rate_limit_us;
-	tunables->rate_limit_us = min(tunables->up_rate_limit_us,
-				      tunables->down_rate_limit_us);
+	tunables->rate_limit_us = rate_limit_us;
 	tunables->freq_max_policy = sugov_inv_default_fmax;
-	tunables->headroom_pct = sugov_inv_default_headroom_pct;
 	tunables->overutil_threshold_pct = sugov_inv_default_threshold_pct;
-	tunables->util_halflife_ms = sugov_inv_default_halflife_ms;
-	tunables->fast_rise = sugov_inv_default_fast_rise;
 	tunables->idle_restore_us = sugov_inv_default_idle_restore_us;
-	tunables->flat_out_us = sugov_inv_default_flat_out_us;
-	tunables->busy_floor_khz = sugov_inv_default_busy_floor_khz;
-	tunables->efficient_floor = sugov_inv_default_efficient_floor;
-	tunables->task_util = sugov_inv_default_task_util;
 }

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sugov_inv: the decision rules.  What to ask for (the formula, the
- * freq_max choices, the over-utilization test, and the rules for work that
- * arrives on an idle CPU: the running task's util, flat out, the wake-up
- * hold, the busy floor: sugov_inv_decide()), when to evaluate (the rate
- * limit, sugov_inv_eval_due()), when to send (sugov_inv_update_next()),
- * and when to keep the last request (the resolve cache, the busy-CPU hold
- * and the separate rate limits of rises and falls, sugov_inv_settle()).
+ * freq_max choices, the over-utilization test, and the wake-up hold for
+ * work that arrives on an idle CPU: sugov_inv_decide()), when to evaluate
+ * (the rate limit, sugov_inv_eval_due()), when to send
+ * (sugov_inv_update_next()), and when to keep the last request (the
+ * resolve cache and the busy-CPU hold, sugov_inv_settle()).
  *
  * Pure: static inlines of their arguments only, checked by KUnit
  * (kunit/sugov_inv_formula_kunit.c, sugov_inv_ratelimit_kunit.c,
@@ -70,20 +69,12 @@ static inline bool sugov_inv_overutilized(u32 busy, u32 threshold_pct)
  * @mid_khz: freq_inv caps: midpoint
  * @max_boost_khz: freq_inv caps: highest reachable frequency
  * @ref_khz: freq_inv caps: what capacity 1024 stands for
- * @headroom_pct: headroom tunable
  * @overutil_pct: over-utilization threshold tunable
- * @task_util: the running task's util, capacity units, in the units of
- *	@util_inv (0: none; the task_util tunable): raises @util_inv and
- *	@util_raw
- * @run_ns: how long the evaluating CPU has run without idling (0: not
- *	known, as for an evaluation from another CPU)
- * @flat_out_ns: the flat_out_us tunable in ns (0: off)
  * @wake_hold: the evaluating CPU just left a long idle stretch and has not
  *	run for a tick yet (sugov_inv_wake_holding())
  * @pre_util_inv: @util_inv before that stretch (struct sugov_inv_wake)
  * @pre_util_raw: @util_raw before that stretch
  * @last_khz: the frequency last requested (the policy's next_freq)
- * @floor_khz: the busy floor, kHz: the evaluating CPU runs a task (0: none)
  */
 struct sugov_inv_in {
 	enum sugov_inv_fmax fmax;
@@ -96,16 +87,11 @@ struct sugov_inv_in {
 	u32 mid_khz;
 	u32 max_boost_khz;
 	u32 ref_khz;
-	u32 headroom_pct;
 	u32 overutil_pct;
-	u32 task_util;
-	u64 run_ns;
-	u64 flat_out_ns;
 	bool wake_hold;
 	u32 pre_util_inv;
 	u32 pre_util_raw;
 	u32 last_khz;
-	u32 floor_khz;
 };
 
 /**
@@ -113,8 +99,7 @@ struct sugov_inv_in {
  * @util: the util fed to the formula (after the iowait boost)
  * @freq_max_khz: freq_max the choice gave
  * @raw_khz: the raw target, kHz (before resolve and clamping)
- * @reason: SUGOV_INV_REASON_FORMULA, _OVERUTIL, _IOWAIT, _FLAT_OUT, _WAKE
- *	or _FLOOR
+ * @reason: SUGOV_INV_REASON_FORMULA, _OVERUTIL, _IOWAIT or _WAKE
  */
 struct sugov_inv_out {
 	u32 util;
@@ -151,7 +136,7 @@ static inline u32 sugov_inv_fmax_khz(const struct sugov_inv_in *in)
 static inline u32 sugov_inv_target(const struct sugov_inv_in *in,
 				   u32 util_inv, u32 util_raw)
 {
-	return sugov_inv_formula(in->headroom_pct, sugov_inv_fmax_khz(in),
+	return sugov_inv_formula(SUGOV_INV_HEADROOM_PCT, sugov_inv_fmax_khz(in),
 				 in->fmax == SUGOV_INV_NOINV ? util_raw :
 							       util_inv);
 }
@@ -167,25 +152,18 @@ static inline u32 sugov_inv_target(const struct sugov_inv_in *in,
  * overutil-detect: the reference * headroom * invariant util, or the
  * policy's highest frequency irrespective of util while the unscaled busy
  * fraction is at or above the threshold.  The iowait boost raises util as
- * in schedutil, and so does the running task's util (@in->task_util).
+ * in schedutil.
  *
- * Then, in this order, the rules of "Work that arrives on an idle CPU":
- * a CPU that has run without idling for @in->flat_out_ns asks for the
- * policy's highest frequency (ondemand's up_threshold at 100 % load, over
- * a run instead of a sampling period); a CPU that just left a long idle
- * stretch (@in->wake_hold) keeps the frequency it idled at, up to what its
- * util before the stretch asks for, until it has run a tick; a busy CPU
- * never asks for less than @in->floor_khz.  Each raises the raw target,
- * none lowers it.
+ * Then the rule of "Work that arrives on an idle CPU": a CPU that just
+ * left a long idle stretch (@in->wake_hold) keeps the frequency it idled
+ * at, up to what its util before the stretch asks for, until it has run a
+ * tick.  It raises the raw target, never lowers it.
  */
 static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 				    struct sugov_inv_out *out)
 {
-	bool noinv = in->fmax == SUGOV_INV_NOINV;
-	u32 util_inv = max(in->util_inv, in->task_util);
-	u32 util_raw = max(in->util_raw, in->task_util);
-	u32 util = noinv ? util_raw : util_inv;
-	u32 hold_khz, top_khz;
+	u32 util = in->fmax == SUGOV_INV_NOINV ? in->util_raw : in->util_inv;
+	u32 hold_khz;
 
 	out->reason = SUGOV_INV_REASON_FORMULA;
 	if (in->boost > util) {
@@ -202,14 +180,8 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 		out->raw_khz = out->freq_max_khz;
 		out->reason = SUGOV_INV_REASON_OVERUTIL;
 	} else {
-		out->raw_khz = sugov_inv_formula(in->headroom_pct,
+		out->raw_khz = sugov_inv_formula(SUGOV_INV_HEADROOM_PCT,
 						 out->freq_max_khz, util);
-		top_khz = in->cpu_max_khz ?: in->max_boost_khz;
-		if (in->flat_out_ns && in->run_ns >= in->flat_out_ns &&
-		    out->raw_khz < top_khz) {
-			out->raw_khz = top_khz;
-			out->reason = SUGOV_INV_REASON_FLAT_OUT;
-		}
 	}
 
 	if (in->wake_hold) {
@@ -220,10 +192,6 @@ static inline void sugov_inv_decide(const struct sugov_inv_in *in,
 			out->raw_khz = hold_khz;
 			out->reason = SUGOV_INV_REASON_WAKE;
 		}
-	}
-	if (in->floor_khz > out->raw_khz) {
-		out->raw_khz = in->floor_khz;
-		out->reason = SUGOV_INV_REASON_FLOOR;
 	}
 }
 
@@ -280,14 +248,8 @@ static inline bool sugov_inv_update_next(u32 next_khz, u32 last_khz,
  * @force: in: a limits change is pending: resolve afresh, never hold
  * @may_hold: in: the busy-CPU hold applies: a single-CPU policy whose CPU
  *	has not idled in any window since its last evaluation
- * @rise_waits: in: a higher frequency may not be sent yet
- *	(up_rate_limit_us has not passed since the last request, and the
- *	CPU does not rise fast: see sugov_inv_step_allowed())
- * @fall_waits: in: a lower one may not (down_rate_limit_us has not passed)
  * @next_khz: out: the frequency to request
  * @held: out: @next_khz is @last_khz, kept against a lower target
- * @waited: out: @next_khz is @last_khz because the change may not be sent
- *	yet
  */
 struct sugov_inv_settle {
 	u32 raw_khz;
@@ -295,11 +257,8 @@ struct sugov_inv_settle {
 	u32 cached_raw_khz;
 	bool force;
 	bool may_hold;
-	bool rise_waits;
-	bool fall_waits;
 	u32 next_khz;
 	bool held;
-	bool waited;
 };
 
 /**
@@ -316,11 +275,10 @@ struct sugov_inv_settle {
  *
  * The busy-CPU hold, as schedutil's sugov_cpu_is_busy() rule: a CPU that
  * ran through keeps its frequency rather than lose it to a util average
- * that is still catching up.  A rise or a fall that may not be sent yet
- * (@s->rise_waits, @s->fall_waits: the separate rate limits) keeps it too.
- * The kept frequency did not come from this raw target, so the cache
- * keeps the old one, and the next evaluation resolves again.  A limits
- * change must apply, so @s->force neither reuses, holds nor waits.
+ * that is still catching up.  The kept frequency did not come from this
+ * raw target, so the cache keeps the old one, and the next evaluation
+ * resolves again.  A limits change must apply, so @s->force neither
+ * reuses nor holds.
  *
  * Always inlined, so that @resolve, a constant at the governor's one call,
  * is a direct call there.
@@ -333,51 +291,18 @@ sugov_inv_settle(struct sugov_inv_settle *s, struct cpufreq_policy *policy,
 					 unsigned int target_freq))
 {
 	s->held = false;
-	s->waited = false;
 	if (s->raw_khz == s->cached_raw_khz && !s->force) {
 		s->next_khz = s->last_khz;
 		return;
 	}
 
 	s->next_khz = resolve(policy, s->raw_khz);
-	if (!s->force && s->next_khz < s->last_khz &&
-	    (s->may_hold || s->fall_waits)) {
-		s->held = s->may_hold;
-		s->waited = !s->may_hold;
-		s->next_khz = s->last_khz;
-		return;
-	}
-	if (!s->force && s->next_khz > s->last_khz && s->rise_waits) {
-		s->waited = true;
+	if (!s->force && s->next_khz < s->last_khz && s->may_hold) {
+		s->held = true;
 		s->next_khz = s->last_khz;
 		return;
 	}
 	s->cached_raw_khz = s->raw_khz;
-}
-
-/**
- * sugov_inv_step_allowed() - the separate rate limits of rises and falls
- * @since_ns: time since the policy's last request, ns (negative: a clock
- *	behind it)
- * @delay_ns: up_rate_limit_us (for a rise) or down_rate_limit_us (a fall)
- *	in ns
- * @run_ns: how long the evaluating CPU has run without idling, ns
- * @fast_ns: a rise may come early once the CPU has run this long (a tick
- *	with the fast_rise tunable; 0: never early)
- *
- * As the up_rate_limit_us and down_rate_limit_us of Android's schedutil:
- * a rise waits @delay_ns after the last request, a fall its own
- * @delay_ns, so that a longer down limit keeps a frequency through short
- * dips.  A CPU that has run without idling for @fast_ns since it left idle
- * is not dipping: its rise is sent at once.
- *
- * Context: any.
- * Return: true when the change may be sent now.
- */
-static inline bool sugov_inv_step_allowed(s64 since_ns, s64 delay_ns,
-					  u64 run_ns, u64 fast_ns)
-{
-	return since_ns >= delay_ns || (fast_ns && run_ns >= fast_ns);
 }
 
 #endif /* _SUGOV_INV_RULES_H */

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sugov_inv: the tunables.  Their sysfs directory (rate_limit_us,
- * freq_max_policy, headroom_pct, overutil_threshold_pct,
- * util_halflife_ms, up_rate_limit_us, down_rate_limit_us, fast_rise,
- * idle_restore_us, flat_out_us, busy_floor_khz, efficient_floor,
- * task_util; documented in Documentation/ABI/testing/), the
- * parser the stores and the module parameters share, and the tunables'
- * lifetime: one set shared by every policy on x86 (no governor per
- * policy), attached at governor init and freed by the kobject release.
+ * freq_max_policy, overutil_threshold_pct, idle_restore_us; documented in
+ * Documentation/ABI/testing/), the parser the stores and the module
+ * parameters share, and the tunables' lifetime: one set shared by every
+ * policy on x86 (no governor per policy), attached at governor init and
+ * freed by the kobject release.
  *
  * Model: drivers/cpufreq/cpufreq_governor_attr_set.c and schedutil's
  * rate_limit_us_store(); unlike ondemand, a store rejects a value out of
@@ -139,89 +137,37 @@ static ssize_t _name##_store(struct gov_attr_set *attr_set,			\
 				    offsetof(struct sugov_inv_tunables, _name));\
 }
 
+SUGOV_INV_SHOW_UINT(rate_limit_us)
+
 /*
- * Store a tunable the hooks read through sugov_inv_set_rate_limit() (the
- * rate limits, fast_rise): every policy using the set applies it from its
- * next hook call.  rate_limit_us stays the shorter of the two limits.
+ * As schedutil's rate_limit_us_store(): every policy using the set
+ * applies the new limit from its next hook call.
  */
-static ssize_t sugov_inv_store_rate(struct gov_attr_set *attr_set,
-				    const char *buf, size_t count,
-				    unsigned int max, size_t offset)
+static ssize_t rate_limit_us_store(struct gov_attr_set *attr_set,
+				   const char *buf, size_t count)
 {
 	struct sugov_inv_tunables *tunables = to_sugov_inv_tunables(attr_set);
 	struct sugov_inv_policy_data *sgp;
 	ssize_t ret;
 
-	ret = sugov_inv_store_uint(attr_set, buf, count, 0, max, offset);
+	ret = sugov_inv_store_uint(attr_set, buf, count, 0,
+				   SUGOV_INV_RATE_LIMIT_MAX_US,
+				   offsetof(struct sugov_inv_tunables,
+					    rate_limit_us));
 	if (ret < 0)
 		return ret;
 
-	WRITE_ONCE(tunables->rate_limit_us,
-		   min(tunables->up_rate_limit_us,
-		       tunables->down_rate_limit_us));
 	list_for_each_entry(sgp, &attr_set->policy_list, tunables_hook)
 		sugov_inv_set_rate_limit(sgp, tunables);
 	return count;
 }
 
-/* store of a tunable that sugov_inv_set_rate_limit() reads */
-#define SUGOV_INV_STORE_RATE(_name, max)					\
-static ssize_t _name##_store(struct gov_attr_set *attr_set,			\
-			     const char *buf, size_t count)			\
-{										\
-	return sugov_inv_store_rate(attr_set, buf, count, max,			\
-				    offsetof(struct sugov_inv_tunables, _name));\
-}
-
-SUGOV_INV_SHOW_UINT(rate_limit_us)
-
-/* Both limits at once, as before they were two; reads the shorter */
-static ssize_t rate_limit_us_store(struct gov_attr_set *attr_set,
-				   const char *buf, size_t count)
-{
-	struct sugov_inv_tunables *tunables = to_sugov_inv_tunables(attr_set);
-	unsigned int val;
-	int ret;
-
-	lockdep_assert_held(&attr_set->update_lock);
-
-	ret = sugov_inv_parse_uint(buf, count, 0, SUGOV_INV_RATE_LIMIT_MAX_US,
-				   &val);
-	if (ret)
-		return ret;
-	WRITE_ONCE(tunables->up_rate_limit_us, val);
-	return sugov_inv_store_rate(attr_set, buf, count,
-				    SUGOV_INV_RATE_LIMIT_MAX_US,
-				    offsetof(struct sugov_inv_tunables,
-					     down_rate_limit_us));
-}
-
-SUGOV_INV_SHOW_UINT(up_rate_limit_us)
-SUGOV_INV_STORE_RATE(up_rate_limit_us, SUGOV_INV_RATE_LIMIT_MAX_US)
-SUGOV_INV_SHOW_UINT(down_rate_limit_us)
-SUGOV_INV_STORE_RATE(down_rate_limit_us, SUGOV_INV_RATE_LIMIT_MAX_US)
-SUGOV_INV_SHOW_UINT(fast_rise)
-SUGOV_INV_STORE_RATE(fast_rise, 1)
 SUGOV_INV_SHOW_UINT(idle_restore_us)
 SUGOV_INV_STORE_UINT(idle_restore_us, 0, SUGOV_INV_RULE_MAX_US)
-SUGOV_INV_SHOW_UINT(flat_out_us)
-SUGOV_INV_STORE_UINT(flat_out_us, 0, SUGOV_INV_RULE_MAX_US)
-SUGOV_INV_SHOW_UINT(busy_floor_khz)
-SUGOV_INV_STORE_UINT(busy_floor_khz, 0, SUGOV_INV_BUSY_FLOOR_MAX_KHZ)
-SUGOV_INV_SHOW_UINT(efficient_floor)
-SUGOV_INV_STORE_UINT(efficient_floor, 0, 1)
-SUGOV_INV_SHOW_UINT(task_util)
-SUGOV_INV_STORE_UINT(task_util, 0, 1)
 
-SUGOV_INV_SHOW_UINT(headroom_pct)
-SUGOV_INV_STORE_UINT(headroom_pct, SUGOV_INV_HEADROOM_MIN,
-		     SUGOV_INV_HEADROOM_MAX)
 SUGOV_INV_SHOW_UINT(overutil_threshold_pct)
 SUGOV_INV_STORE_UINT(overutil_threshold_pct, SUGOV_INV_THRESHOLD_MIN_PCT,
 		     SUGOV_INV_THRESHOLD_MAX_PCT)
-SUGOV_INV_SHOW_UINT(util_halflife_ms)
-SUGOV_INV_STORE_UINT(util_halflife_ms, SUGOV_INV_HALFLIFE_MIN_MS,
-		     SUGOV_INV_HALFLIFE_MAX_MS)
 
 static ssize_t freq_max_policy_show(struct gov_attr_set *attr_set, char *buf)
 {
@@ -253,33 +199,15 @@ static ssize_t freq_max_policy_store(struct gov_attr_set *attr_set,
 
 static struct governor_attr rate_limit_us = __ATTR_RW(rate_limit_us);
 static struct governor_attr freq_max_policy = __ATTR_RW(freq_max_policy);
-static struct governor_attr headroom_pct = __ATTR_RW(headroom_pct);
 static struct governor_attr overutil_threshold_pct =
 	__ATTR_RW(overutil_threshold_pct);
-static struct governor_attr util_halflife_ms = __ATTR_RW(util_halflife_ms);
-static struct governor_attr up_rate_limit_us = __ATTR_RW(up_rate_limit_us);
-static struct governor_attr down_rate_limit_us = __ATTR_RW(down_rate_limit_us);
-static struct governor_attr fast_rise = __ATTR_RW(fast_rise);
 static struct governor_attr idle_restore_us = __ATTR_RW(idle_restore_us);
-static struct governor_attr flat_out_us = __ATTR_RW(flat_out_us);
-static struct governor_attr busy_floor_khz = __ATTR_RW(busy_floor_khz);
-static struct governor_attr efficient_floor = __ATTR_RW(efficient_floor);
-static struct governor_attr task_util = __ATTR_RW(task_util);
 
 static struct attribute *sugov_inv_attrs[] = {
 	&rate_limit_us.attr,
 	&freq_max_policy.attr,
-	&headroom_pct.attr,
 	&overutil_threshold_pct.attr,
-	&util_halflife_ms.attr,
-	&up_rate_limit_us.attr,
-	&down_rate_limit_us.attr,
-	&fast_rise.attr,
 	&idle_restore_us.attr,
-	&flat_out_us.attr,
-	&busy_floor_khz.attr,
-	&efficient_floor.attr,
-	&task_util.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(sugov_inv);

@@ -309,7 +309,7 @@ KUNIT_ARRAY_PARAM(converge, converge_cases, converge_case_desc);
 static void constant_input_converges(struct kunit *test)
 {
 	const struct converge_case *c = test->param_value;
-	u32 halflife_ms = SUGOV_INV_HALFLIFE_DEFAULT_MS;
+	u32 halflife_ms = SUGOV_INV_HALFLIFE_MS;
 	/* 20 half-lives of PELT time, which runs slower below the reference */
 	u64 total_us = real_us(20ULL * halflife_ms * USEC_PER_MSEC,
 			       c->deliv_khz, c->ref_khz);
@@ -423,9 +423,9 @@ static void zero_length_window_changes_nothing(struct kunit *test)
 	const struct sugov_inv_est before = est;
 
 	sugov_inv_est_update(&est, runtime_zero(), 0, 2000000, 2000000,
-			     SUGOV_INV_HALFLIFE_DEFAULT_MS * NSEC_PER_MSEC);
+			     SUGOV_INV_HALFLIFE_MS * NSEC_PER_MSEC);
 	sugov_inv_est_update(&est, runtime_zero(), 5, 2000000, runtime_zero(),
-			     SUGOV_INV_HALFLIFE_DEFAULT_MS * NSEC_PER_MSEC);
+			     SUGOV_INV_HALFLIFE_MS * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, est.util_inv_fp, before.util_inv_fp);
 	KUNIT_EXPECT_EQ(test, est.util_raw_fp, before.util_raw_fp);
 	KUNIT_EXPECT_EQ(test, est.lag_us, before.lag_us);
@@ -454,7 +454,7 @@ static void very_long_idle_window_forgets(struct kunit *test)
 
 		sugov_inv_est_update(&est, lengths_us[i], lengths_us[i],
 				     2000000, 2000000,
-				     SUGOV_INV_HALFLIFE_DEFAULT_MS * NSEC_PER_MSEC);
+				     SUGOV_INV_HALFLIFE_MS * NSEC_PER_MSEC);
 		KUNIT_EXPECT_EQ_MSG(test, sugov_inv_est_util(&est), 0,
 				    "idle for %llu us", lengths_us[i]);
 		KUNIT_EXPECT_EQ(test, sugov_inv_est_busy(&est), 0);
@@ -468,7 +468,7 @@ static void very_long_half_busy_window(struct kunit *test)
 	struct sugov_inv_est est = { };
 
 	sugov_inv_est_update(&est, wall_us, wall_us / 2, 1000000, 2000000,
-			     SUGOV_INV_HALFLIFE_DEFAULT_MS * NSEC_PER_MSEC);
+			     SUGOV_INV_HALFLIFE_MS * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, sugov_inv_est_util(&est),
 			ref_input(wall_us, wall_us / 2, 1000000, 2000000));
 	KUNIT_EXPECT_EQ(test, sugov_inv_est_busy(&est), CAP / 2);
@@ -531,7 +531,7 @@ static void decay_is_exponential(struct kunit *test)
 /* Whole half-lives are exact halvings, down to nothing after 32 of them */
 static void decay_whole_halflives(struct kunit *test)
 {
-	const u64 hl = SUGOV_INV_HALFLIFE_DEFAULT_MS * NSEC_PER_MSEC;
+	const u64 hl = SUGOV_INV_HALFLIFE_MS * NSEC_PER_MSEC;
 	unsigned int n;
 
 	for (n = 0; n < 32; n++)
@@ -550,7 +550,7 @@ static void decay_whole_halflives(struct kunit *test)
  */
 static void decay_complements_halve(struct kunit *test)
 {
-	const u64 hl = SUGOV_INV_HALFLIFE_DEFAULT_MS * NSEC_PER_MSEC;
+	const u64 hl = SUGOV_INV_HALFLIFE_MS * NSEC_PER_MSEC;
 	unsigned int i;
 
 	for (i = 1; i < 32; i++) {
@@ -567,7 +567,7 @@ static void decay_complements_halve(struct kunit *test)
 /* Longer windows never keep more of the old value */
 static void decay_is_monotonic(struct kunit *test)
 {
-	const u64 hl = SUGOV_INV_HALFLIFE_DEFAULT_MS * NSEC_PER_MSEC;
+	const u64 hl = SUGOV_INV_HALFLIFE_MS * NSEC_PER_MSEC;
 	u32 prev = ONE, f;
 	u64 dt;
 

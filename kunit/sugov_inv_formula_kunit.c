@@ -22,7 +22,7 @@
  *  - formula: util not clamped to 1024 (a util of 2048 asks twice freq_max)
  *  - formula: no saturation at U32_MAX (the result wraps)
  *  - formula: headroom * freq_max * util in plain u64 (wraps; only
- *    outside the tunables' range, which keeps the product below 2^51)
+ *    far above the governor's 1.25, which keeps the product below 2^50)
  *  - formula: divide by 1000 instead of 1024 (capacity scale)
  *  - choices: midpoint answers max_P; max_P answers the reference
  *  - choices: noinv scales with invariant util instead of the busy fraction
@@ -232,7 +232,6 @@ struct fmax_case {
 	u32 cur_khz;
 	/* cpuinfo.max_freq: what the driver lists as the top */
 	u32 cpu_max_khz;
-	u32 headroom_pct;
 	u32 overutil_pct;
 };
 
@@ -349,10 +348,9 @@ static const struct fmax_case fmax_cases[] = {
 		.caps = &core_i3_1220p, .fmax = SUGOV_INV_MIDPOINT,
 		.cur_khz = 1000000,
 	}, {
-		.name = "max_boost: full util, headroom 1.00 asks max_boost",
+		.name = "max_boost: full util asks 1.25 x max_boost",
 		.caps = &core_i3_1220p, .fmax = SUGOV_INV_MAX_BOOST,
 		.util_inv = 1024, .util_raw = 1024, .cur_khz = 4400000,
-		.headroom_pct = 100,
 	}, {
 		.name = "max_P: freq_max 0 (caps unknown) asks 0",
 		.caps = &no_caps, .fmax = SUGOV_INV_MAX_P,
@@ -380,7 +378,7 @@ static void fmax_case_desc(const struct fmax_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(fmax, fmax_cases, fmax_case_desc);
 
-/* Fill the governor's input from a row; 0 headroom/threshold: defaults */
+/* Fill the governor's input from a row; 0 threshold: the default */
 static void fmax_case_input(const struct fmax_case *c,
 			    struct sugov_inv_in *in)
 {
@@ -395,7 +393,6 @@ static void fmax_case_input(const struct fmax_case *c,
 	in->mid_khz = caps_mid_khz(c->caps);
 	in->max_boost_khz = c->caps->max_boost_khz;
 	in->ref_khz = caps_ref_khz(c->caps);
-	in->headroom_pct = c->headroom_pct ?: SUGOV_INV_HEADROOM_DEFAULT;
 	in->overutil_pct = c->overutil_pct ?: SUGOV_INV_THRESHOLD_DEFAULT_PCT;
 }
 
@@ -436,7 +433,8 @@ static void fmax_rule(const struct sugov_inv_in *in, struct sugov_inv_out *out)
 		out->freq_max_khz = in->cur_khz;
 	else
 		out->freq_max_khz = in->max_boost_khz;
-	out->raw_khz = ref_formula(in->headroom_pct, out->freq_max_khz, util);
+	/* schedutil's headroom, 1.25 */
+	out->raw_khz = ref_formula(125, out->freq_max_khz, util);
 }
 
 static void expect_decision(struct kunit *test, const struct sugov_inv_in *in)

@@ -6,10 +6,8 @@
  * target reuses the last request without calling the driver's resolver.
  * The busy-CPU hold (schedutil's sugov_cpu_is_busy() rule): on a
  * single-CPU policy whose CPU ran through, a lower table frequency is not
- * taken; the cache then keeps its old raw target.  The separate rate
- * limits of rises and falls (up_rate_limit_us, down_rate_limit_us): a
- * change whose limit has not passed waits, the cache keeping its old raw
- * target too.  A pending limits change neither reuses, holds nor waits.
+ * taken; the cache then keeps its old raw target.  A pending limits
+ * change neither reuses nor holds.
  *
  * The resolver here is a table of the EPYC 7742's P-states as
  * acpi-cpufreq lists them (1500, 2000, 2250 MHz): the lowest at or above
@@ -23,10 +21,6 @@
  *  - the hold taken at an equal frequency (< flipped to <=)
  *  - the held evaluation's raw target cached
  *  - the cache never used (every evaluation resolves)
- *  - a waiting rise's raw target cached (the rise then never comes)
- *  - rise_waits keeping a fall, or fall_waits a rise
- *  - a rise that never waits (its check dropped)
- *  - a wait after a limits change
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -60,11 +54,8 @@ struct settle_case {
 	u32 cached_raw_khz;
 	bool force;
 	bool may_hold;
-	bool rise_waits;
-	bool fall_waits;
 	u32 want_khz;
 	bool want_held;
-	bool want_waited;
 	u32 want_cached_khz;
 	bool want_resolved;
 };
@@ -124,48 +115,6 @@ static const struct settle_case settle_cases[] = {
 		.want_khz = 2250000, .want_cached_khz = 4250000,
 		.want_resolved = true,
 	}, {
-		.name = "higher target, the rise must wait: last kept, old cache",
-		.raw_khz = 2100000, .cached_raw_khz = 1800000,
-		.last_khz = 2000000, .rise_waits = true,
-		.want_khz = 2000000, .want_waited = true,
-		.want_cached_khz = 1800000, .want_resolved = true,
-	}, {
-		.name = "lower target, the fall must wait: last kept, old cache",
-		.raw_khz = 1400000, .cached_raw_khz = 1800000,
-		.last_khz = 2000000, .fall_waits = true,
-		.want_khz = 2000000, .want_waited = true,
-		.want_cached_khz = 1800000, .want_resolved = true,
-	}, {
-		.name = "lower target, only a rise would wait: taken",
-		.raw_khz = 1400000, .cached_raw_khz = 1800000,
-		.last_khz = 2000000, .rise_waits = true,
-		.want_khz = 1500000, .want_cached_khz = 1400000,
-		.want_resolved = true,
-	}, {
-		.name = "higher target, only a fall would wait: taken",
-		.raw_khz = 2100000, .cached_raw_khz = 1800000,
-		.last_khz = 2000000, .fall_waits = true,
-		.want_khz = 2250000, .want_cached_khz = 2100000,
-		.want_resolved = true,
-	}, {
-		.name = "the rise must wait but the limits changed: taken",
-		.raw_khz = 2100000, .cached_raw_khz = 1800000,
-		.last_khz = 2000000, .rise_waits = true, .force = true,
-		.want_khz = 2250000, .want_cached_khz = 2100000,
-		.want_resolved = true,
-	}, {
-		.name = "lower target, ran through and the fall must wait: held",
-		.raw_khz = 1400000, .cached_raw_khz = 1800000,
-		.last_khz = 2000000, .may_hold = true, .fall_waits = true,
-		.want_khz = 2000000, .want_held = true,
-		.want_cached_khz = 1800000, .want_resolved = true,
-	}, {
-		.name = "new raw target, same entry, both must wait: no change to wait for",
-		.raw_khz = 1900000, .cached_raw_khz = 1800000,
-		.last_khz = 2000000, .rise_waits = true, .fall_waits = true,
-		.want_khz = 2000000, .want_cached_khz = 1900000,
-		.want_resolved = true,
-	}, {
 		.name = "fresh start (nothing requested or cached), util 0: last stands",
 		.want_khz = 0, .want_cached_khz = 0,
 	}, {
@@ -192,8 +141,6 @@ static void settle_follows_rules(struct kunit *test)
 		.cached_raw_khz = c->cached_raw_khz,
 		.force = c->force,
 		.may_hold = c->may_hold,
-		.rise_waits = c->rise_waits,
-		.fall_waits = c->fall_waits,
 	};
 
 	resolve_calls = 0;
@@ -201,7 +148,6 @@ static void settle_follows_rules(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, s.next_khz, c->want_khz);
 	KUNIT_EXPECT_EQ(test, s.held, c->want_held);
-	KUNIT_EXPECT_EQ(test, s.waited, c->want_waited);
 	KUNIT_EXPECT_EQ(test, s.cached_raw_khz, c->want_cached_khz);
 	KUNIT_EXPECT_EQ(test, resolve_calls, c->want_resolved ? 1U : 0U);
 }

@@ -35,11 +35,6 @@ FMAX_NAMES="max_P midpoint max_boost overutil-detect noinv"
 FLAT_S=4
 PART_S=5
 SETTLE_PCT=50
-# util_halflife_ms for the partial loads.  Under TCG the host deschedules
-# vCPUs for tens of ms, so a stress-ng duty cycle reaches the guest in
-# lumps; a longer half-life (a tunable users have too) averages them into
-# the steady state the formula predicts.
-PART_HALFLIFE=${SGI_PART_HALFLIFE:-250}
 # stress-ng's duty cycles of the partial loads; the last is "about 90 %
 # busy": a loaded TCG host wakes idle vCPUs late, so the guest sees a few
 # percent less than asked for.
@@ -158,16 +153,15 @@ settled_trace() {
 # Every decision of the phase against the formula: freq_max from the
 # choice and freq_invariance's caps, raw = headroom * freq_max * util /
 # 1024 (overutil: the policy maximum), next = the lowest table entry at
-# or above raw within the limits (hold: not below it).  The rules for
-# work that arrives on an idle CPU only raise raw above the formula
-# (flat_out: to the policy maximum), and a change that waits for
-# up/down_rate_limit_us keeps the last request.  Prints
+# or above raw within the limits (hold: not below it).  The wake-up
+# hold for work that arrives on an idle CPU only raises raw above the
+# formula.  Prints
 # "decisions mismatches first-mismatch".
 formula_check() {
 	p0=$CPUFREQ/policy0
 	awk -v tbl="$(cat $p0/scaling_available_frequencies)" \
 	    -v lo="$(cat $p0/scaling_min_freq)" -v hi="$(cat $p0/scaling_max_freq)" \
-	    -v cmax="$(cat $p0/cpuinfo_max_freq)" -v hr="$(cat $TUN/headroom_pct 2>/dev/null || cat $CPUFREQ/policy0/sugov_inv/headroom_pct)" \
+	    -v cmax="$(cat $p0/cpuinfo_max_freq)" -v hr=125 \
 	    -v mp="$MAXP" -v md="$MIDK" -v mb="$MAXB" -v ref="$REF" '
 	function resolve(k,   i, best) {
 		if (k < lo) k = lo; if (k > hi) k = hi; best = 0
@@ -184,15 +178,13 @@ formula_check() {
 		want = (p == "max_P") ? mp : (p == "midpoint") ? md : (p == "max_boost") ? mb : (p == "overutil-detect") ? ref : fm
 		if (fm != want) bad = "freq_max"
 		f = int(hr * fm * v["util"] / 102400)
-		if (v["reason"] == "flat_out") {
-			if (v["raw_khz"] != cmax || f >= cmax) bad = "flat_out"
-		} else if (v["reason"] == "wake" || v["reason"] == "floor") {
-			if (v["raw_khz"] <= f) bad = v["reason"]
+		if (v["reason"] == "wake") {
+			if (v["raw_khz"] <= f) bad = "wake"
 		} else if (v["raw_khz"] != f) bad = "raw"
 	  }
 	  r = resolve(v["raw_khz"])
 	  if (v["reason"] == "hold") { if (v["next_khz"] < r) bad = "hold" }
-	  else if (v["reason"] != "wait" && v["next_khz"] != r) bad = "next"
+	  else if (v["next_khz"] != r) bad = "next"
 	  if (bad != "") { m++; if (first == "") first = bad ": " $0 }
 	}
 	END { printf "%d %d %s\n", n, m, first }' /tmp/sgi-trace
@@ -323,7 +315,7 @@ check_rmmod_refused() {
 # ---------------------------------------------------------------------------
 # Tunables (one global set: x86 has no governor-per-policy)
 
-# Catches: a wrong default (schedutil's 1.25, 80 %, 32 ms; the driver's
+# Catches: a wrong default (schedutil's 80 % tipping point; the driver's
 # transition delay, which the running kernel computes: for vcpufreq's
 # 10 us latency, 10 ms on 6.1 (x 1000, at most 10 ms), 15 us on 6.12
 # (x 1.5), so it is read from schedutil's default on these policies).
@@ -331,7 +323,7 @@ check_defaults() {
 	set_all scaling_governor schedutil &&
 		_su_rate=$(cat $CPUFREQ/schedutil/rate_limit_us)
 	set_all scaling_governor sugov_inv
-	_want="rate_limit_us=${_su_rate:-?} headroom_pct=125 overutil_threshold_pct=80 util_halflife_ms=32"
+	_want="rate_limit_us=${_su_rate:-?} overutil_threshold_pct=80 idle_restore_us=20000"
 	_got=
 	for _kv in $_want; do _got="$_got ${_kv%%=*}=$(cat $TUN/${_kv%%=*})"; done
 	ktap_result "tunables start at their defaults:$_got" \
@@ -349,7 +341,7 @@ check_fmax_list() {
 # field.
 check_round_trip() {
 	_rt=0
-	for _kv in rate_limit_us=20000 headroom_pct=150 overutil_threshold_pct=90 util_halflife_ms=64; do
+	for _kv in rate_limit_us=20000 overutil_threshold_pct=90 idle_restore_us=30000; do
 		_f=${_kv%%=*} _v=${_kv#*=}
 		_old=$(cat $TUN/$_f)
 		echo "$_v" > $TUN/$_f && [ "$(cat $TUN/$_f)" = "$_v" ] ||
@@ -360,7 +352,7 @@ check_round_trip() {
 		echo "$_n" > $TUN/freq_max_policy && grep -q "\[$_n\]" $TUN/freq_max_policy ||
 			{ ktap_diag "freq_max_policy $_n did not stick"; _rt=1; }
 	done
-	ktap_result "every tunable round-trips (four numbers, five freq_max names)" $_rt
+	ktap_result "every tunable round-trips (three numbers, five freq_max names)" $_rt
 }
 
 # try_bad FILE VALUE: a write (with a newline, as echo does) that must
@@ -378,17 +370,16 @@ try_bad() {
 check_bad_writes() {
 	BAD=0
 	for _v in abc "" -1 1000001 4294967296 "10 0"; do try_bad rate_limit_us "$_v"; done
-	for _v in 99 401 0 x 1.25; do try_bad headroom_pct "$_v"; done
-	for _v in 0 101 -5; do try_bad overutil_threshold_pct "$_v"; done
-	for _v in 0 1001 ms; do try_bad util_halflife_ms "$_v"; done
+	for _v in 0 101 -5 x 1.25; do try_bad overutil_threshold_pct "$_v"; done
+	for _v in 1000001 -1 us; do try_bad idle_restore_us "$_v"; done
 	for _v in max_p MAX_P max overutil "" "max_P max_boost" schedutil; do try_bad freq_max_policy "$_v"; done
-	ktap_result "bad writes fail and change nothing (24 cases)" $BAD
+	ktap_result "bad writes fail and change nothing (21 cases)" $BAD
 }
 
 # Catches: an out-of-range number failing with a parse error or not at all.
 check_erange() {
-	_err=$(sh -c "echo 401 > $TUN/headroom_pct" 2>&1)
-	ktap_diag "headroom_pct=401: ${_err##*: }"
+	_err=$(sh -c "echo 101 > $TUN/overutil_threshold_pct" 2>&1)
+	ktap_diag "overutil_threshold_pct=101: ${_err##*: }"
 	case $_err in *"out of range"*) _e=0 ;; *) _e=1 ;; esac
 	ktap_result "an out-of-range number fails with ERANGE" $_e
 }
@@ -653,9 +644,6 @@ side_partial_phases() {
 	# The formula's partial-load answers: idle_restore_us would restore
 	# each run's util after idle parts that TCG delivers in lumps of 20 ms
 	# and more (decisions then saw 92-96 % busy at 67-71 % measured)
-	for c in $(seq 0 $((NCPU - 1))); do
-		echo $PART_HALFLIFE > $CPUFREQ/policy$c/sugov_inv/util_halflife_ms
-	done
 	idle_memory_off
 	for l in $PART_LOADS; do
 		phase_pinned $PART_S $l

@@ -131,7 +131,7 @@ still_working() {
 	every_policy_runs sugov_inv || return 1
 	grep -qw sugov_inv $CPUFREQ/policy0/scaling_available_governors ||
 		{ echo "sugov_inv no longer listed"; return 1; }
-	[ -f $CPUFREQ/sugov_inv/headroom_pct ] || { echo "tunables gone"; return 1; }
+	[ -f $CPUFREQ/sugov_inv/overutil_threshold_pct ] || { echo "tunables gone"; return 1; }
 	[ -f $SGDBG ] || { echo "debugfs summary gone"; return 1; }
 	caps_ok || return 1
 	reset_record
@@ -216,8 +216,8 @@ race_exit() {
 	_mark=$(log_mark)
 	rm -f $_stop
 	_pids=
-	for _t in rate_limit_us headroom_pct; do
-		(while [ ! -e $_stop ]; do echo 200 > $_f/$_t; done) >/dev/null 2>&1 &
+	for _t in rate_limit_us overutil_threshold_pct; do
+		(while [ ! -e $_stop ]; do echo 50 > $_f/$_t; done) >/dev/null 2>&1 &
 		_pids="$_pids $!"
 	done
 	_i=0 _bad=0 _t0=$(date +%s)
@@ -248,8 +248,8 @@ PAIR_ENTRIES="/sys/module/sugov_inv /sys/module/freq_invariance $FISYS
 one_cycle() {
 	insmod $FI_KO && insmod $SG_KO &&
 		set_all scaling_governor sugov_inv &&
-		echo $((100 + $1 % 300)) > $CPUFREQ/sugov_inv/headroom_pct &&
-		[ "$(cat $CPUFREQ/sugov_inv/headroom_pct)" = $((100 + $1 % 300)) ] &&
+		echo $((1 + $1 % 100)) > $CPUFREQ/sugov_inv/overutil_threshold_pct &&
+		[ "$(cat $CPUFREQ/sugov_inv/overutil_threshold_pct)" = $((1 + $1 % 100)) ] &&
 		set_all scaling_governor performance &&
 		rmmod sugov_inv && rmmod freq_invariance || return 1
 	for _e in $PAIR_ENTRIES; do

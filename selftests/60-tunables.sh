@@ -16,7 +16,7 @@
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
-ktap_plan 93
+ktap_plan 53
 unload_all
 ktap_dmesg_mark
 
@@ -92,18 +92,11 @@ expect_value() {
 range_of() {
 	case $1 in
 	rate_limit_us) echo "0 1000000" ;;
-	headroom_pct) echo "100 400" ;;
 	overutil_threshold_pct) echo "1 100" ;;
-	util_halflife_ms) echo "1 1000" ;;
-	up_rate_limit_us | down_rate_limit_us) echo "0 1000000" ;;
-	idle_restore_us | flat_out_us) echo "0 1000000" ;;
-	busy_floor_khz) echo "0 10000000" ;;
-	fast_rise | efficient_floor | task_util) echo "0 1" ;;
+	idle_restore_us) echo "0 1000000" ;;
 	esac
 }
-NUMERIC="rate_limit_us headroom_pct overutil_threshold_pct util_halflife_ms
-up_rate_limit_us down_rate_limit_us fast_rise idle_restore_us flat_out_us
-busy_floor_khz efficient_floor task_util"
+NUMERIC="rate_limit_us overutil_threshold_pct idle_restore_us"
 
 # numeric_valid DIR NAME: boundaries, neighbours, a middle value, with and
 # without the newline, decimal with leading zeros; the old value back.
@@ -161,24 +154,6 @@ EOF
 }
 
 NAMES="max_P midpoint max_boost overutil-detect noinv"
-
-# rate_pair DIR: writing rate_limit_us sets both limits; writing one
-# limit leaves the other, and rate_limit_us reads the shorter; the old
-# values back.
-rate_pair() {
-	up=$(cat "$1/up_rate_limit_us") down=$(cat "$1/down_rate_limit_us")
-	echo 7000 > "$1/rate_limit_us" || note "rate_limit_us 7000 refused"
-	[ "$(cat "$1/up_rate_limit_us") $(cat "$1/down_rate_limit_us")" = "7000 7000" ] ||
-		note "rate_limit_us 7000: up/down read $(cat "$1/up_rate_limit_us")/$(cat "$1/down_rate_limit_us")"
-	echo 20000 > "$1/down_rate_limit_us" && echo 3000 > "$1/up_rate_limit_us" ||
-		note "up 3000 / down 20000 refused"
-	[ "$(cat "$1/rate_limit_us") $(cat "$1/up_rate_limit_us") $(cat "$1/down_rate_limit_us")" = "3000 3000 20000" ] ||
-		note "up 3000 down 20000: rate_limit_us $(cat "$1/rate_limit_us"), up $(cat "$1/up_rate_limit_us"), down $(cat "$1/down_rate_limit_us")"
-	echo 1000 > "$1/down_rate_limit_us"
-	[ "$(cat "$1/rate_limit_us")" = 1000 ] || note "down 1000: rate_limit_us reads $(cat "$1/rate_limit_us")"
-	echo "$up" > "$1/up_rate_limit_us"
-	echo "$down" > "$1/down_rate_limit_us"
-}
 
 policy_valid() {
 	f=$1/freq_max_policy
@@ -240,11 +215,6 @@ all_tunables() {
 		notes_out
 		ktap_result "$2 $t: every bad value fails with EINVAL/ERANGE, nothing changes" $?
 	done
-	# Catches: rate_limit_us no longer setting both limits, or reading
-	# anything but the shorter one; a limit stored in the other's field.
-	rate_pair "$1"
-	notes_out
-	ktap_result "$2 rate_limit_us sets up_ and down_rate_limit_us and reads the shorter" $?
 	# Catches: a list without every name, brackets on the wrong entry
 	policy_valid "$1"
 	notes_out
@@ -289,16 +259,16 @@ ktap_check "per_policy_tunables=1: one set per policy, no global set" placement 
 all_tunables $CPUFREQ/policy0/sugov_inv "policy0"
 # Catches: per-policy sets that share storage (one write changes all).
 isolated() {
-	echo 300 > $CPUFREQ/policy1/sugov_inv/headroom_pct &&
+	echo 30 > $CPUFREQ/policy1/sugov_inv/overutil_threshold_pct &&
 		echo noinv > $CPUFREQ/policy1/sugov_inv/freq_max_policy || return 1
 	for p in $(policies); do
 		[ "$p" = $CPUFREQ/policy1 ] && continue
-		h=$(cat $p/sugov_inv/headroom_pct)
-		[ "$h" = 125 ] || { echo "${p##*/} headroom_pct $h after writing policy1"; return 1; }
+		h=$(cat $p/sugov_inv/overutil_threshold_pct)
+		[ "$h" = 80 ] || { echo "${p##*/} overutil_threshold_pct $h after writing policy1"; return 1; }
 		grep -q '\[max_boost\]' $p/sugov_inv/freq_max_policy ||
 			{ echo "${p##*/}: $(cat $p/sugov_inv/freq_max_policy)"; return 1; }
 	done
-	[ "$(cat $CPUFREQ/policy1/sugov_inv/headroom_pct)" = 300 ]
+	[ "$(cat $CPUFREQ/policy1/sugov_inv/overutil_threshold_pct)" = 30 ]
 }
 ktap_check "per-policy sets are independent (policy1 written, the others keep their values)" isolated
 unload_all
@@ -359,11 +329,6 @@ ktap_result "freq_max_policy=\"max_P \" (trailing space) refused, one log line" 
 refused $SG_KO sugov_inv "freq_max_policy=$LONGNAME"
 notes_out
 ktap_result "freq_max_policy= with 4100 characters refused, one log line" $?
-# default_policy=, its deprecated name, is judged alike and named as given
-refused $SG_KO sugov_inv "default_policy=max"
-notes_out
-ktap_result "default_policy=max (deprecated name) refused, one log line" $?
-
 # Catches: a freq_max_policy= that is parsed but not used for new tunables.
 insmod $VC_KO preset=epyc-7742
 ok=0
@@ -375,56 +340,29 @@ for n in $NAMES; do
 	rmmod sugov_inv
 done
 ktap_result "freq_max_policy= takes each of the five names as the initial choice" $ok
-# Catches: the deprecated name not working, or working without saying so.
-mark=$(log_mark)
-ok=0
-insmod $SG_KO default_policy=noinv && set_all scaling_governor sugov_inv || { ok=1; ktap_diag "default_policy=noinv: load failed"; }
-got=$(cat $CPUFREQ/sugov_inv/freq_max_policy 2>/dev/null)
-case " $got " in *" [noinv] "*) ;; *) ok=1; ktap_diag "default_policy=noinv: the tunable reads '$got'" ;; esac
-lines=$(log_since "$mark" | grep -c 'default_policy= is deprecated: use freq_max_policy=')
-[ "$lines" = 1 ] || { ok=1; ktap_diag "default_policy=noinv: $lines deprecation notices"; }
-set_all scaling_governor performance
-rmmod sugov_inv
-ktap_result "default_policy= (deprecated) still sets the initial choice, with one notice" $ok
 
-# The numeric parameters of the rules for work that arrives on an idle
-# CPU, as the tunables they set.  Catches: a parameter not judged at load
-# (a bad value loaded, or refused without its line), a range bound off
-# by one, a parameter that does not reach new tunables.
+# idle_restore_us=, the parameter of the memory for work that arrives on
+# an idle CPU, as the tunable it sets.  Catches: a parameter not judged
+# at load (a bad value loaded, or refused without its line), a range
+# bound off by one, a parameter that does not reach new tunables.
 param_bad_all() {
-	for t in up_rate_limit_us down_rate_limit_us fast_rise idle_restore_us \
-		flat_out_us busy_floor_khz efficient_floor task_util; do
-		set -- $(range_of $t)
-		for v in $(($2 + 1)) -1 abc 10x ""; do
-			refused $SG_KO sugov_inv "$t=$v"
-		done
+	set -- $(range_of idle_restore_us)
+	for v in $(($2 + 1)) -1 abc 10x ""; do
+		refused $SG_KO sugov_inv "idle_restore_us=$v"
 	done
 }
 param_bad_all
 notes_out
-ktap_result "the rules' parameters: above the range, negative, garbage and empty refused, one log line each" $?
+ktap_result "idle_restore_us=: above the range, negative, garbage and empty refused, one log line each" $?
 param_valid_all() {
-	insmod $SG_KO up_rate_limit_us=3000 down_rate_limit_us=20000 fast_rise=1 \
-		idle_restore_us=50000 flat_out_us=7000 busy_floor_khz=2000000 \
-		efficient_floor=1 task_util=1 && set_all scaling_governor sugov_inv ||
-		{ echo "load refused"; return 1; }
-	got=
-	for t in rate_limit_us up_rate_limit_us down_rate_limit_us fast_rise idle_restore_us \
-		flat_out_us busy_floor_khz efficient_floor task_util; do
-		got="$got $(cat $CPUFREQ/sugov_inv/$t)"
-	done
+	insmod $SG_KO rate_limit_us=3000 idle_restore_us=50000 &&
+		set_all scaling_governor sugov_inv || { echo "load refused"; return 1; }
+	got="$(cat $CPUFREQ/sugov_inv/rate_limit_us) $(cat $CPUFREQ/sugov_inv/idle_restore_us)"
 	set_all scaling_governor performance
 	rmmod sugov_inv
-	[ "$got" = " 3000 3000 20000 1 50000 7000 2000000 1 1" ] || { echo "tunables read$got"; return 1; }
-	# rate_limit_us= alone sets both, each limit's own parameter wins
-	insmod $SG_KO rate_limit_us=5000 down_rate_limit_us=9000 && set_all scaling_governor sugov_inv ||
-		{ echo "rate_limit_us=5000 down_rate_limit_us=9000 refused"; return 1; }
-	got="$(cat $CPUFREQ/sugov_inv/up_rate_limit_us) $(cat $CPUFREQ/sugov_inv/down_rate_limit_us)"
-	set_all scaling_governor performance
-	rmmod sugov_inv
-	[ "$got" = "5000 9000" ] || { echo "rate_limit_us=5000 down_rate_limit_us=9000: up/down $got"; return 1; }
+	[ "$got" = "3000 50000" ] || { echo "tunables read $got"; return 1; }
 }
-ktap_check "the rules' parameters set the initial tunables; rate_limit_us= sets both limits" param_valid_all
+ktap_check "rate_limit_us= and idle_restore_us= set the initial tunables" param_valid_all
 rmmod vcpufreq
 rmmod freq_invariance
 
@@ -520,8 +458,8 @@ matrix_case() {
 	if [ "$4" = 1 ]; then placement per-policy; else placement global; fi || return 1
 	for p in $(policies); do
 		d=$(tunables_of "$p")
-		[ "$(cat $d/headroom_pct) $(cat $d/overutil_threshold_pct) $(cat $d/util_halflife_ms)" = "125 80 32" ] ||
-			{ echo "${p##*/}: defaults $(cat $d/headroom_pct) $(cat $d/overutil_threshold_pct) $(cat $d/util_halflife_ms)"; return 1; }
+		[ "$(cat $d/overutil_threshold_pct) $(cat $d/idle_restore_us)" = "80 20000" ] ||
+			{ echo "${p##*/}: defaults $(cat $d/overutil_threshold_pct) $(cat $d/idle_restore_us)"; return 1; }
 	done
 	# From performance (the top) at idle the governor must ask for less
 	want=slow

@@ -24,8 +24,8 @@
 # does).  Mutations it was checked against (each then fails the cases
 # named): no MODULE_VERSION in freq_inv_core.c (1); no MODULE_ALIAS (3,
 # 4); the modules-load.d example emptied (5); tunables_alloc ignoring
-# headroom_pct= (8, 9); the parameters' range check bypassed (12-15);
-# a given parameter not recorded as given (7-9, 12-16).
+# overutil_threshold_pct= (8, 9); the parameters' range check bypassed
+# (12-14); a given parameter not recorded as given (7-9, 12-15).
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
@@ -40,7 +40,7 @@ notes_out() {
 	return 0
 }
 
-ktap_plan 16
+ktap_plan 15
 unload_all
 ktap_dmesg_mark
 
@@ -132,13 +132,12 @@ else
 fi
 
 # 7-9: parameters are the initial tunables
-PARAMS="freq_max_policy=midpoint rate_limit_us=3000 headroom_pct=150 overutil_threshold_pct=70 util_halflife_ms=64"
+PARAMS="freq_max_policy=midpoint rate_limit_us=3000 overutil_threshold_pct=70 idle_restore_us=30000"
 # check_tunables DIR: DIR's tunables are those of $PARAMS
 check_tunables() {
 	[ "$(cat "$1/rate_limit_us")" = 3000 ] || echo "$1/rate_limit_us: $(cat "$1/rate_limit_us")"
-	[ "$(cat "$1/headroom_pct")" = 150 ] || echo "$1/headroom_pct: $(cat "$1/headroom_pct")"
 	[ "$(cat "$1/overutil_threshold_pct")" = 70 ] || echo "$1/overutil_threshold_pct: $(cat "$1/overutil_threshold_pct")"
-	[ "$(cat "$1/util_halflife_ms")" = 64 ] || echo "$1/util_halflife_ms: $(cat "$1/util_halflife_ms")"
+	[ "$(cat "$1/idle_restore_us")" = 30000 ] || echo "$1/idle_restore_us: $(cat "$1/idle_restore_us")"
 	case " $(cat "$1/freq_max_policy") " in *" [midpoint] "*) ;; *) echo "$1/freq_max_policy: $(cat "$1/freq_max_policy")" ;; esac
 }
 # shellcheck disable=SC2086
@@ -167,8 +166,8 @@ modprobe sugov_inv && modprobe vcpufreq preset=epyc-7742 && set_all scaling_gove
 got=$(cat /sys/module/sugov_inv/parameters/rate_limit_us)
 t=$(cat $CPUFREQ/sugov_inv/rate_limit_us 2>/dev/null)
 if [ "$got" = -1 ] && [ -n "$t" ] && [ "$t" != 3000 ] &&
-	[ "$(cat /sys/module/sugov_inv/parameters/headroom_pct)" = 125 ]; then
-	ktap_ok "no parameter: rate_limit_us reads -1, tunables take the driver's delay ($t us), headroom 125"
+	[ "$(cat /sys/module/sugov_inv/parameters/overutil_threshold_pct)" = 80 ]; then
+	ktap_ok "no parameter: rate_limit_us reads -1, tunables take the driver's delay ($t us), threshold 80"
 else
 	ktap_fail "no parameter: rate_limit_us reads '$got', tunable '$t'"
 fi
@@ -177,9 +176,9 @@ modprobe freq_invariance
 
 # 11: boundaries load
 ok=0
-for kv in rate_limit_us=0 rate_limit_us=1000000 headroom_pct=100 headroom_pct=400 \
-	overutil_threshold_pct=1 overutil_threshold_pct=100 util_halflife_ms=1 \
-	util_halflife_ms=1000 headroom_pct=+200; do
+for kv in rate_limit_us=0 rate_limit_us=1000000 \
+	overutil_threshold_pct=1 overutil_threshold_pct=100 idle_restore_us=0 \
+	idle_restore_us=1000000 overutil_threshold_pct=+50; do
 	if insmod "$UPD/sugov_inv.ko" "$kv"; then
 		rmmod sugov_inv
 	else
@@ -211,18 +210,16 @@ refused() {
 for kv in rate_limit_us=1000001 rate_limit_us=-1 rate_limit_us=1e3 rate_limit_us=; do refused $kv; done
 notes_out
 ktap_result "rate_limit_us=: above 1000000, negative, 1e3, empty refused, one log line each" $?
-for kv in headroom_pct=99 headroom_pct=401 headroom_pct=abc headroom_pct=150x headroom_pct=0x96; do refused $kv; done
+for kv in overutil_threshold_pct=0 overutil_threshold_pct=101 overutil_threshold_pct=4294967296 \
+	overutil_threshold_pct=abc overutil_threshold_pct=50x overutil_threshold_pct=0x32; do refused $kv; done
 notes_out
-ktap_result "headroom_pct=: 99, 401, abc, 150x, 0x96 refused, one log line each" $?
-for kv in overutil_threshold_pct=0 overutil_threshold_pct=101 overutil_threshold_pct=4294967296; do refused $kv; done
+ktap_result "overutil_threshold_pct=: 0, 101, 2^32, abc, 50x, 0x32 refused, one log line each" $?
+for kv in idle_restore_us=1000001 idle_restore_us=-1 'idle_restore_us="20000 "'; do refused "$kv"; done
 notes_out
-ktap_result "overutil_threshold_pct=: 0, 101, 2^32 refused, one log line each" $?
-for kv in util_halflife_ms=0 util_halflife_ms=1001 'util_halflife_ms="32 "'; do refused "$kv"; done
+ktap_result "idle_restore_us=: 1000001, negative, trailing space refused, one log line each" $?
+refused "overutil_threshold_pct=$(head -c 600 /dev/zero | tr '\0' 1)"
 notes_out
-ktap_result "util_halflife_ms=: 0, 1001, trailing space refused, one log line each" $?
-refused "headroom_pct=$(head -c 600 /dev/zero | tr '\0' 1)"
-notes_out
-ktap_result "headroom_pct= with 600 digits refused, one log line" $?
+ktap_result "overutil_threshold_pct= with 600 digits refused, one log line" $?
 
 unload_all
 rm -rf "$UPD"

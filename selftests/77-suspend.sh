@@ -47,7 +47,7 @@ TOP=2250000
 NCPU=$(online_cpus | wc -l)
 ALARM=/sys/class/rtc/rtc0/wakealarm
 # Non-default values for every tunable, which a resume must keep
-SET="rate_limit_us=4000 freq_max_policy=midpoint headroom_pct=130 overutil_threshold_pct=85 util_halflife_ms=16"
+SET="rate_limit_us=4000 freq_max_policy=midpoint overutil_threshold_pct=85 idle_restore_us=30000"
 
 ktap_plan 9
 

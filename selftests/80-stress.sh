@@ -254,11 +254,11 @@ set_all scaling_governor sugov_inv
 tunables_sane() {
 	for d in $CPUFREQ/sugov_inv $CPUFREQ/policy*/sugov_inv; do
 		[ -d "$d" ] || continue
-		r=$(cat $d/rate_limit_us) h=$(cat $d/headroom_pct)
-		o=$(cat $d/overutil_threshold_pct) l=$(cat $d/util_halflife_ms)
-		[ "$r" -le 1000000 ] && [ "$h" -ge 100 ] && [ "$h" -le 400 ] &&
-			[ "$o" -ge 1 ] && [ "$o" -le 100 ] && [ "$l" -ge 1 ] && [ "$l" -le 1000 ] ||
-			{ echo "$d: $r $h $o $l"; return 1; }
+		r=$(cat $d/rate_limit_us)
+		o=$(cat $d/overutil_threshold_pct) l=$(cat $d/idle_restore_us)
+		[ "$r" -le 1000000 ] &&
+			[ "$o" -ge 1 ] && [ "$o" -le 100 ] && [ "$l" -le 1000000 ] ||
+			{ echo "$d: $r $o $l"; return 1; }
 		[ "$(tr -cd '[' < $d/freq_max_policy | wc -c)" = 1 ] ||
 			{ echo "$d: $(cat $d/freq_max_policy)"; return 1; }
 	done

@@ -94,7 +94,7 @@ EACH=${FAILNTH_EACH:-3}
 [ "$EACH" -gt "$FIRST" ] || EACH=$((FIRST + 1))
 DBG=/sys/kernel/debug
 FI_ARGS=reference=midpoint
-SG_ARGS="default_policy=overutil-detect rate_limit_us=2000"
+SG_ARGS="freq_max_policy=overutil-detect rate_limit_us=2000"
 # One policy for both CPUs: the cpufreq core's policy creation (its
 # points are most of this load's) runs once
 VC_ARGS="preset=epyc-7742 emulate=1 shared=1"
@@ -108,7 +108,7 @@ for g in $OPS; do
 	case $g in
 	probe|load) plan=$((plan + 2)) ;;
 	hotplug) plan=$((plan + 3)) ;;
-	gov) plan=$((plan + 8)) ;;
+	gov) plan=$((plan + 7)) ;;
 	shared) plan=$((plan + 5)) ;;
 	*) echo "85-fail-nth: unknown group $g in FAILNTH_OPS" >&2; exit 2 ;;
 	esac
@@ -470,8 +470,8 @@ group_gov() {
 	sweep "policy0 sugov_inv -> sugov_inv again" write $P0/scaling_governor sugov_inv
 
 	# One valid new value each; a failed write keeps the old one
-	for t in rate_limit_us:5000 freq_max_policy:max_P headroom_pct:150 \
-		 overutil_threshold_pct:90 util_halflife_ms:16; do
+	for t in rate_limit_us:5000 freq_max_policy:max_P \
+		 overutil_threshold_pct:90 idle_restore_us:30000; do
 		f=$CPUFREQ/sugov_inv/${t%%:*} v=${t#*:}
 		old=$(rd "$f")
 		case $old in *"["*) old=${old#*[}; old=${old%%]*} ;; esac

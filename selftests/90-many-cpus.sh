@@ -49,8 +49,8 @@ for cfg in "per-CPU policies:" "one shared policy:shared=1"; do
 
 	tun=$(tunables_of $CPUFREQ/policy0)
 	bad=
-	for kv in rate_limit_us=5000 freq_max_policy=overutil-detect headroom_pct=140 \
-		  overutil_threshold_pct=90 util_halflife_ms=16; do
+	for kv in rate_limit_us=5000 freq_max_policy=overutil-detect \
+		  overutil_threshold_pct=90 idle_restore_us=30000; do
 		echo "${kv#*=}" > "$tun/${kv%%=*}" || bad="$bad ${kv%%=*}"
 		v=$(cat "$tun/${kv%%=*}")
 		case $v in *"[${kv#*=}]"*|"${kv#*=}") ;; *) bad="$bad ${kv%%=*}=$v" ;; esac

@@ -15,9 +15,7 @@ VCF=/sys/kernel/debug/vcpufreq
 FISYS=/sys/kernel/freq_invariance
 SGDBG=/sys/kernel/debug/sugov_inv/summary
 KMEMLEAK=/sys/kernel/debug/kmemleak
-TUNABLES="rate_limit_us freq_max_policy headroom_pct overutil_threshold_pct util_halflife_ms
-up_rate_limit_us down_rate_limit_us fast_rise idle_restore_us flat_out_us busy_floor_khz
-efficient_floor task_util"
+TUNABLES="rate_limit_us freq_max_policy overutil_threshold_pct idle_restore_us"
 
 # Guest CLOCK_BOOTTIME in ns at /proc/uptime's 10 ms resolution: the clock
 # of vcpufreq's record (ktime_get_ns) in a guest that never suspends.

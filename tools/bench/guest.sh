@@ -49,18 +49,10 @@ config() {
 	sugov_inv-rl1s) set_gov sugov_inv; echo 1000000 > $CPUFREQ/sugov_inv/rate_limit_us ;;
 	sugov_inv-default) set_gov sugov_inv ;;
 	sugov_inv-norules-rl0)
-		# The full evaluation without the rules for work that arrives
-		# on an idle CPU, as it was before them
+		# The full evaluation without the memory for work that arrives
+		# on an idle CPU
 		set_gov sugov_inv; echo 0 > $CPUFREQ/sugov_inv/rate_limit_us
-		for t in idle_restore_us flat_out_us efficient_floor; do
-			echo 0 > $CPUFREQ/sugov_inv/$t
-		done ;;
-	sugov_inv-allrules-rl0)
-		# ... and with every one of them, the running task's util too
-		set_gov sugov_inv; echo 0 > $CPUFREQ/sugov_inv/rate_limit_us
-		echo 1 > $CPUFREQ/sugov_inv/task_util
-		echo 1 > $CPUFREQ/sugov_inv/fast_rise
-		echo 2000000 > $CPUFREQ/sugov_inv/busy_floor_khz ;;
+		echo 0 > $CPUFREQ/sugov_inv/idle_restore_us ;;
 	esac
 }
 
@@ -71,7 +63,7 @@ echo "BENCH_SETUP rounds=$rounds calls=$calls cpus=$(nproc) shared=$shared"
 taskset -p 1 $$ >/dev/null || exit 1
 
 configs=${BENCH_CONFIGS:-performance ondemand schedutil-rl0 schedutil-rl1s sugov_inv-rl0 sugov_inv-rl1s sugov_inv-default
-sugov_inv-norules-rl0 sugov_inv-allrules-rl0}
+sugov_inv-norules-rl0}
 r=1
 while [ $r -le "$rounds" ]; do
 	for c in $configs; do

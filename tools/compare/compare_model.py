@@ -34,11 +34,9 @@ GOVERNORS = ('performance', 'powersave', 'ondemand', 'conservative',
              'schedutil', 'userspace', 'sugov_inv')
 PSTATE_GOVERNORS = ('intel_pstate/performance', 'intel_pstate/powersave')
 FREQ_MAX_CHOICES = ('max_P', 'midpoint', 'max_boost', 'overutil-detect', 'noinv')
-SUGOV_INV_TUNABLES = ('rate_limit_us', 'headroom_pct',
-                      'overutil_threshold_pct', 'util_halflife_ms',
-                      'up_rate_limit_us', 'down_rate_limit_us', 'fast_rise',
-                      'idle_restore_us', 'flat_out_us', 'busy_floor_khz',
-                      'efficient_floor', 'task_util')
+SUGOV_INV_TUNABLES = ('rate_limit_us',
+                      'overutil_threshold_pct',
+                      'idle_restore_us')
 
 
 class BadInput(Exception):
