@@ -23,7 +23,8 @@
 # build/check/free-lane.log, printed when both lanes are done; the timed
 # lane, once done, takes those not yet started from the end of the list):
 #   lint: W=1 + sparse builds against 6.1, 6.12 and the debug kernel,
-#     checkpatch --strict, the compat check
+#     checkpatch --strict, the compat check, docutils, and the admin
+#     guide's defaults and ranges against the code (tools/doc-defaults.py)
 #   kunit: the KUnit suites on the 6.1 debug test kernel
 #   fail-nth: 85-fail-nth on the debug test kernel, allocations failed
 #     one at a time (FAILNTH_FULL=1: every point, an hour or more)
@@ -133,6 +134,10 @@ part_lint() {
 	banner "lint: W=1 C=2 build and checkpatch --strict"
 	"$top/tools/lint.sh" 2>&1 | tee "$out/lint.ktap"
 	tally lint "$out/lint.ktap"
+	# The admin guide's :Unit:/:Range:/:Default: fields against the code
+	"$top/tools/doc-defaults.py" "$top" 2>&1 | tee "$out/doc-defaults.ktap"
+	[ "${PIPESTATUS[0]}" = 0 ] || grep -q '^not ok' "$out/doc-defaults.ktap" || failed_part "doc-defaults.py exited non-zero" "$out/doc-defaults.ktap"
+	tally "doc defaults" "$out/doc-defaults.ktap"
 }
 
 part_fi_probe() {
