@@ -74,17 +74,30 @@ snap() {
 	SNAP="$_t0$SNAP"
 }
 
-# Work counters: one awk per CPU doing fixed chunks of work and writing
-# the chunk count to a file after each (read with builtins; an empty
-# read is the instant between truncation and write).
+# Work counters: one awk per CPU doing fixed chunks of work and appending
+# the chunk count to a file as one line after each (one write(), so a
+# reader sees whole lines).  Rewriting the file in place instead lets
+# the shell's byte-wise read meet a truncation half way and return a
+# torn number (a window of 162 -> 8 chunks).
 COUNTERS=
 count_start() { # CPU FILE
-	taskset -c "$1" awk -v f="$2" 'BEGIN { for (;;) { for (i = 0; i < 300; i++) s += i; print ++n > f; close(f) } }' &
+	taskset -c "$1" awk -v f="$2" 'BEGIN { for (;;) { for (i = 0; i < 300; i++) s += i; print ++n >> f; fflush(f) } }' &
 	COUNTERS="$COUNTERS $!"
 }
-count_read() { # FILE VAR
+count_read() { # FILE VAR: the last line, once the counter has written one
 	_cnt=
-	while [ -z "$_cnt" ]; do read -r _cnt < "$1" 2>/dev/null; done
+	read -r _now _ < /proc/uptime
+	_end=$((${_now%.*} + 10))
+	while :; do
+		_cnt=$(tail -n 1 "$1" 2>/dev/null)
+		case $_cnt in ''|*[!0-9]*) ;; *) break ;; esac
+		read -r _now _ < /proc/uptime
+		if [ "${_now%.*}" -ge $_end ]; then
+			echo "# no chunk count in $1 after 10 s" >> /tmp/emu-smp-windows
+			_cnt=0
+			break
+		fi
+	done
 	eval "$2=\$_cnt"
 }
 count_stop() {
