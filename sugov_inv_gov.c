@@ -357,17 +357,21 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 
 /*
  * Is an evaluation due, without consuming anything?  The hooks' first
- * test, before any lock: READ_ONCE() of what sugov_inv_should_update()
- * decides on under the lock.  On a shared policy another CPU may change
- * either before the lock is taken; the answer then only chooses the
+ * test, before any lock, on what sugov_inv_should_update() decides on
+ * under it.  Plain reads (data_race()), as schedutil's
+ * sugov_should_update_freq() reads the same fields: each is compared
+ * once and only picks the path.  A stale value makes a call return as
+ * rate-limited, as it would have a moment earlier, or take the slow path,
+ * which decides again; on a shared policy it then only chooses the
  * length of the window to measure (sugov_inv_window_due()).
  */
-static inline bool sugov_inv_peek_due(const struct sugov_inv_policy_data *sgp,
-				      u64 time)
+static __always_inline bool
+sugov_inv_peek_due(const struct sugov_inv_policy_data *sgp, u64 time)
 {
-	return sugov_inv_eval_due(time, READ_ONCE(sgp->last_freq_update_ns),
-				  READ_ONCE(sgp->freq_update_delay_ns),
-				  READ_ONCE(sgp->limits_changed));
+	/* Plain reads: each value only picks the path (above) */
+	return data_race(sugov_inv_eval_due(time, sgp->last_freq_update_ns,
+					    sgp->freq_update_delay_ns,
+					    sgp->limits_changed));
 }
 
 /*
@@ -442,16 +446,20 @@ static void sugov_inv_update_single(struct update_util_data *hook, u64 time,
 						 update_util);
 	const struct sugov_inv_policy_data *sgp = sgc->sgp;
 
-	/* A no-op without a boost or an I/O-wait wake-up, the common case */
-	if (unlikely(sgc->iowait.boost | (flags & SCHED_CPUFREQ_IOWAIT)))
+	/*
+	 * Without a boost or an I/O-wait wake-up, the common case, there is
+	 * nothing to account, and last_update is not needed: it is read only
+	 * for a boost (sugov_inv_iowait_note() and sugov_inv_iowait_apply()
+	 * read no time for a boost of 0), and a boost starts here.
+	 */
+	if (unlikely((flags & SCHED_CPUFREQ_IOWAIT) || sgc->iowait.boost)) {
 		sugov_inv_iowait_note(&sgc->iowait,
 				      sugov_inv_since(time, sgc->last_update),
 				      flags & SCHED_CPUFREQ_IOWAIT);
-	sgc->last_update = time;
+		sgc->last_update = time;
+	}
 
-	if (likely((s64)(time - READ_ONCE(sgp->last_freq_update_ns)) <
-		   READ_ONCE(sgp->freq_update_delay_ns) &&
-		   sgc->measured && !READ_ONCE(sgp->limits_changed))) {
+	if (likely(!sugov_inv_peek_due(sgp, time) && sgc->measured)) {
 		sugov_inv_stat_inc(&sgc->stats.ratelimited);
 		return;
 	}
@@ -482,16 +490,17 @@ static noinline void sugov_inv_measure_shared(struct sugov_inv_cpu *sgc,
 
 /* A shared policy's hook past its lockless rate-limited return */
 static noinline void sugov_inv_update_shared_slow(struct sugov_inv_cpu *sgc,
-						  u64 time, unsigned int flags,
-						  bool due)
+						  u64 time, unsigned int flags)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
+	bool due;
 
 	if (unlikely(READ_ONCE(sugov_inv_pm_sleep)))
 		return;
 	/* Pairs with the smp_wmb() in sugov_inv_pm_notify() */
 	smp_rmb();
 
+	due = sugov_inv_peek_due(sgp, time);
 	if (sugov_inv_window_due(sgc, time, due) &&
 	    sgc->cpu == smp_processor_id())
 		sugov_inv_measure_shared(sgc, time);
@@ -508,28 +517,30 @@ static noinline void sugov_inv_update_shared_slow(struct sugov_inv_cpu *sgc,
 /*
  * Hook of a shared policy: update_lock serializes the policy's CPUs.  The
  * rate-limited return needs no lock when there is no iowait boost to
- * account: of this CPU's state only last_update changes then, which
- * another CPU reads only for a boost.  A boost read as 0 stays 0 until
- * this CPU's own next I/O-wait wake-up (the rq lock held here excludes
- * it): sugov_inv_gather_shared() only lowers boosts.
+ * account, and writes nothing but its counter: this CPU's last_update is
+ * read only for a boost (sugov_inv_iowait_note() and
+ * sugov_inv_iowait_apply() read no time for a boost of 0), and a boost
+ * starts in the slow path, which records the time.  A boost read as 0
+ * stays 0 until this CPU's own next I/O-wait wake-up (the rq lock held
+ * here excludes it): sugov_inv_gather_shared() only lowers boosts.
  */
 static void sugov_inv_update_shared(struct update_util_data *hook, u64 time,
 				    unsigned int flags)
 {
 	struct sugov_inv_cpu *sgc = container_of(hook, struct sugov_inv_cpu,
 						 update_util);
-	bool due = sugov_inv_peek_due(sgc->sgp, time);
+	const struct sugov_inv_policy_data *sgp = sgc->sgp;
 
-	if (likely(!(READ_ONCE(sgc->iowait.boost) |
-		     (flags & SCHED_CPUFREQ_IOWAIT))) &&
-	    !due && likely(sgc->measured) &&
-	    (!sugov_inv_window_due(sgc, time, false) ||
-	     sgc->cpu != smp_processor_id())) {
-		WRITE_ONCE(sgc->last_update, time);
+	if (likely(!(flags & SCHED_CPUFREQ_IOWAIT) &&
+		   /* Lowered by other CPUs: a plain read, as in peek_due */
+		   !data_race(sgc->iowait.boost) && sgc->measured &&
+		   !sugov_inv_peek_due(sgp, time) &&
+		   (!sugov_inv_window_due(sgc, time, false) ||
+		    sgc->cpu != smp_processor_id()))) {
 		sugov_inv_stat_inc(&sgc->stats.ratelimited);
 		return;
 	}
-	sugov_inv_update_shared_slow(sgc, time, flags, due);
+	sugov_inv_update_shared_slow(sgc, time, flags);
 }
 
 /********************** cpufreq governor interface *********************/
