@@ -201,7 +201,6 @@ int amd_cppc_ratio_decode_reason(const struct amd_cppc_raw *raw,
 				 const char **reason)
 {
 	struct amd_cppc_ratio_result r = { };
-	u32 lnl_ratio;
 	int ret;
 
 	if (!raw || !res)
@@ -274,16 +273,6 @@ int amd_cppc_ratio_decode_reason(const struct amd_cppc_raw *raw,
 		r.boost_ratio = r.kernel_boost_ratio;
 		r.max_boost_khz = r.kernel_max_freq_khz;
 	}
-
-	/*
-	 * amd_get_lowest_nonlinear_freq() of 6.1's amd-pstate.  Optional: a
-	 * ratio that rounds to 0 leaves it unknown rather than failing max_P;
-	 * at most nominal (levels checked above), so the product fits.
-	 */
-	if (raw->lowest_nonlinear_perf &&
-	    !freq_ratio_of(raw->lowest_nonlinear_perf, raw->nominal_perf,
-			   &lnl_ratio))
-		freq_ratio_scale_khz(r.max_p_khz, lnl_ratio, &r.efficient_khz);
 
 	*res = r;
 	return 0;

@@ -91,10 +91,6 @@ struct amd_cppc_raw {
  * @kernel_reference_khz: the frequency capacity 1024 stands for in the
  *	kernel: @max_p_khz * @kernel_ratio >> 10
  * @lowest_freq_khz: @lowest_freq_mhz * 1000 (0 if unknown)
- * @efficient_khz: the frequency of LowestNonlinearPerformance, where
- *	power stops falling faster than speed: @max_p_khz * (lowest
- *	nonlinear perf * 1024 / nominal_perf) >> 10, as Linux 6.1's
- *	amd-pstate computes lowest_nonlinear_freq (0 if unknown)
  */
 struct amd_cppc_ratio_result {
 	u32 max_p_khz;
@@ -110,7 +106,6 @@ struct amd_cppc_ratio_result {
 	u32 kernel_ratio;
 	u32 kernel_reference_khz;
 	u32 lowest_freq_khz;
-	u32 efficient_khz;
 };
 
 int amd_cppc_ratio_highest_uniform(const u32 *highest_perf, unsigned int nr,

@@ -95,8 +95,7 @@ static u32 freq_inv_caps_override_ratio(const struct freq_inv_caps_in *in)
  * ratio 1024).  Overrides replace the frequencies whatever answered; the
  * ratio stays the hardware's when it answered (wrong firmware frequencies
  * do not change what Linux computed from its registers), else it is the
- * vendor's rule applied to the given frequencies.  The efficient frequency
- * is the hardware's whenever it answered, overrides or not.
+ * vendor's rule applied to the given frequencies.
  *
  * Context: any.
  * Return: 0 when the hardware's answer was used; else why not: @in->hw_err,
@@ -112,8 +111,6 @@ int freq_inv_caps_resolve(const struct freq_inv_caps_in *in,
 		.valid = true,
 		.boost_switch = pol->boost_switch,
 		.kernel_ratio = FREQ_RATIO_SCALE,
-		/* A platform fact, whoever gives max_P and max_boost */
-		.efficient_khz = hw_err ? 0 : in->hw.efficient_khz,
 	};
 
 	if (in->override.given) {
@@ -189,7 +186,6 @@ void freq_inv_caps_derive(const struct freq_inv_resolved *res, bool boost_off,
 	caps->midpoint_khz = freq_ratio_midpoint_khz(res->max_p_khz, max_boost);
 	caps->kernel_ratio = res->kernel_ratio;
 	caps->source = res->source;
-	caps->efficient_khz = res->efficient_khz;
 
 	switch (ref) {
 	case FREQ_INV_REF_MAX_BOOST:

@@ -44,14 +44,11 @@ enum freq_inv_vendor {
  * @max_p_khz: max_P, kHz
  * @max_boost_khz: max_boost, kHz
  * @kernel_ratio: the running kernel's invariance ratio, x1024
- * @efficient_khz: the efficient frequency (CPPC LowestNonlinearPerformance),
- *	0 if unknown
  */
 struct freq_inv_hw {
 	u32 max_p_khz;
 	u32 max_boost_khz;
 	u32 kernel_ratio;
-	u32 efficient_khz;
 };
 
 /**
@@ -105,7 +102,6 @@ struct freq_inv_caps_in {
  * @max_boost_khz: highest boost frequency with boost on, kHz
  * @kernel_ratio: the running kernel's invariance ratio, x1024
  * @source: where @max_p_khz and @max_boost_khz came from
- * @efficient_khz: the hardware's efficient frequency, kHz (0: unknown)
  * @boost_switch: the CPU's cpufreq driver had a global boost switch
  * @valid: resolved at least once (a zero-filled struct is not)
  *
@@ -118,7 +114,6 @@ struct freq_inv_resolved {
 	u32 max_boost_khz;
 	u32 kernel_ratio;
 	enum freq_inv_source source;
-	u32 efficient_khz;
 	bool boost_switch;
 	bool valid;
 };

@@ -228,12 +228,12 @@ static const struct freq_inv_deliv_ops freq_inv_cppc_ops = {
 /**
  * freq_inv_cppc_ctrs_start() - use the CPPC feedback counters if they work
  *
- * Chooses the counters as the delivered-frequency source when the CPU
- * has no APERF/MPERF, every present CPU has a _CPC with a nominal level
- * and frequency (ACPI CPPC NominalPerformance, NominalFrequency) and
- * readable counters, and every online CPU's counters move while it spins
- * for FREQ_INV_CPPC_PROBE_NS; then starts the sampler.  One log line
- * when a _CPC exists but its counters cannot be used.
+ * Description: Chooses the counters as the delivered-frequency source when the
+ * CPU has no APERF/MPERF, every present CPU has a _CPC with a nominal level and
+ * frequency (ACPI CPPC NominalPerformance, NominalFrequency) and readable
+ * counters, and every online CPU's counters move while it spins for
+ * FREQ_INV_CPPC_PROBE_NS; then starts the sampler.  One log line when a _CPC
+ * exists but its counters cannot be used.
  *
  * Context: process context, may sleep (work_on_cpu(), PCC mailboxes).
  * Return: the counters' ops, for freq_inv_deliv_select(); NULL when the

@@ -84,9 +84,9 @@ DEFINE_STATIC_CALL(freq_inv_deliv_khz, freq_inv_none_khz);
 /**
  * freq_inv_deliv_select() - choose the delivered-frequency source, once
  *
- * APERF/MPERF if the CPU has them; else the ACPI CPPC feedback counters if
- * they work (freq_inv_cppc_ctrs_start() logs one line when a _CPC has
- * counters that do not); else cpufreq's current frequency.
+ * Description: APERF/MPERF if the CPU has them; else the ACPI CPPC feedback
+ * counters if they work (freq_inv_cppc_ctrs_start() logs one line when a _CPC
+ * has counters that do not); else cpufreq's current frequency.
  *
  * Context: module init, process context.
  */

@@ -112,8 +112,7 @@ static int freq_inv_amd_read(unsigned int cpu, u32 p0_khz,
 	err = amd_cppc_ratio_decode(&raw, &res);
 	if (!err)
 		*hw = (struct freq_inv_hw){ res.max_p_khz, res.max_boost_khz,
-					    res.kernel_ratio,
-					    res.efficient_khz };
+					    res.kernel_ratio };
 	return err;
 }
 

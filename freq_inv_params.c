@@ -109,9 +109,9 @@ static int __init freq_inv_bad_khz(const char *name,
 /**
  * freq_inv_params_check() - judge the parameters given at load
  *
- * The override's rules are freq_inv_caps_check_override()'s (fi-probe's
- * --max-p-khz/--max-boost-khz follow the same); a value that is not a
- * number counts as out of range.
+ * Description: The override's rules are freq_inv_caps_check_override()'s
+ * (fi-probe's --max-p-khz/--max-boost-khz follow the same); a value that is not
+ * a number counts as out of range.
  *
  * Context: module init.
  * Return: 0 when all fit; -EINVAL for the first bad parameter, -ERANGE

@@ -57,9 +57,6 @@ enum freq_inv_reference {
  * @kernel_ratio: the running kernel's invariance ratio for this CPU,
  *	x1024 (arch_max_freq_ratio), never below 1024
  * @source: where @max_p_khz and @max_boost_khz came from
- * @efficient_khz: the frequency of ACPI CPPC LowestNonlinearPerformance,
- *	below which power falls no faster than speed (the most efficient
- *	busy frequency); 0 where the platform does not say
  */
 struct freq_inv_caps {
 	u32 max_p_khz;
@@ -68,7 +65,6 @@ struct freq_inv_caps {
 	u32 reference_khz;
 	u32 kernel_ratio;
 	enum freq_inv_source source;
-	u32 efficient_khz;
 };
 
 /**

@@ -62,7 +62,7 @@ DEFINE_SHOW_ATTRIBUTE(sugov_inv_summary);
 /**
  * sugov_inv_debugfs_init() - create sugov_inv/summary
  *
- * Optional: debugfs errors are not fatal (and not worth checking).
+ * Description: Optional: debugfs errors are not fatal (and not worth checking).
  *
  * Context: module init.
  */

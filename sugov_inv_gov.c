@@ -70,7 +70,8 @@ DEFINE_PER_CPU(struct sugov_inv_cpu, sugov_inv_cpus);
  * as long as that CPU runs one of our hooks itself (a CPU going offline has
  * had its hook removed and must not leave an irq_work behind).
  */
-static bool sugov_inv_this_cpu_can_update(struct cpufreq_policy *policy)
+static inline bool
+sugov_inv_this_cpu_can_update(struct cpufreq_policy *policy)
 {
 	return cpumask_test_cpu(smp_processor_id(), policy->cpus) ||
 	       (policy->dvfs_possible_from_any_cpu &&
@@ -171,11 +172,44 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
 }
 
 /*
- * The input of the wake-up hold, about the evaluating CPU and only when
- * it evaluates in its own hook (an evaluation from another CPU, a remote
- * wake-up, knows nothing of the CPU's run): whether it just left a long
- * idle stretch.  The hold is schedutil's busy-CPU hold's sibling and,
- * like it, for single-CPU policies only.
+ * The decision.  One hook call runs these rules in this order:
+ *
+ *  1. Rate limit: at most one evaluation per rate_limit_us after the last
+ *     request; a limits change is applied at the next hook call whatever
+ *     the rate limit (sugov_inv_should_update(), sugov_inv_eval_due()).
+ *  2. Utilization: the CPU's own estimate, or on a shared policy the
+ *     highest over its CPUs, stale ones projected from their idle clock
+ *     (sugov_inv_gather(), sugov_inv_gather_shared()).
+ *  3. I/O-wait boost: raises util, as schedutil's (sugov_inv_decide()).
+ *  4. freq_max and the formula: headroom * freq_max * util / 1024 with
+ *     the freq_max_policy choice; overutil-detect asks for
+ *     cpuinfo.max_freq while the unscaled busy fraction is at or above
+ *     its threshold (sugov_inv_decide()).
+ *  5. Wake-up hold: a CPU of a single-CPU policy that just left a long
+ *     idle stretch keeps the frequency it idled at, up to what its util
+ *     from before the stretch asks for, until it has run a tick.  It
+ *     raises the raw target, never lowers it (sugov_inv_decide()).
+ *  6. Resolve cache: an unchanged raw target keeps the last request
+ *     without resolving it again (sugov_inv_settle()).
+ *  7. Busy-CPU hold: the CPU of a single-CPU policy that has not idled
+ *     since its last evaluation keeps its frequency against a lower
+ *     target, as schedutil's sugov_cpu_is_busy() (sugov_inv_settle()).
+ *  8. Send: a changed frequency, or any after a limits change, goes to
+ *     the driver; only a request restarts the rate limit
+ *     (sugov_inv_commit(), sugov_inv_update_next()).
+ *
+ * A pending limits change skips 6 and 7: the new limits apply at once.
+ * sugov_inv_gather() fills struct sugov_inv_in, the pure
+ * sugov_inv_decide() and sugov_inv_settle() (sugov_inv_rules.h) decide,
+ * sugov_inv_finish() commits.
+ */
+
+/*
+ * The wake-up hold's input (rule 5), about the evaluating CPU and only
+ * when it evaluates in its own hook (an evaluation from another CPU, a
+ * remote wake-up, knows nothing of the CPU's run): whether it just left a
+ * long idle stretch.  The hold is schedutil's busy-CPU hold's sibling
+ * and, like it, for single-CPU policies only.
  */
 static void sugov_inv_gather_wake(struct sugov_inv_cpu *sgc, u64 time,
 				  struct sugov_inv_in *in)
@@ -196,32 +230,27 @@ static void sugov_inv_gather_wake(struct sugov_inv_cpu *sgc, u64 time,
 }
 
 /*
- * One evaluation of @sgc's policy, from @sgc's hook: gather the
- * utilization inputs, decide (sugov_inv_decide()), settle on a table
- * frequency (sugov_inv_settle()), commit.  Out of line for the reason
- * sugov_inv_measure() is.
+ * Fill @in, zeroed by the caller, for one evaluation of @sgc's policy.
+ * Returns the CPU whose util won, for the delivered frequency in the
+ * tracepoint.
  */
-static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
+static struct sugov_inv_cpu *sugov_inv_gather(struct sugov_inv_cpu *sgc,
+					      u64 time,
+					      struct sugov_inv_in *in)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 	struct cpufreq_policy *policy = sgp->policy;
-	struct sugov_inv_tunables *tunables = sgp->tunables;
-	struct sugov_inv_cpu *top = sgc;
+	const struct sugov_inv_tunables *tunables = sgp->tunables;
 	const struct freq_inv_caps *caps = &sgc->win.caps;
-	struct sugov_inv_in in = { };
-	struct sugov_inv_out out;
-	struct sugov_inv_settle settle;
-	enum sugov_inv_reason reason;
-	unsigned int cached_raw;
-	bool request;
+	struct sugov_inv_cpu *top = sgc;
 
 	if (sgp->shared) {
-		top = sugov_inv_gather_shared(sgc, time, &in);
+		top = sugov_inv_gather_shared(sgc, time, in);
 	} else {
-		in.util_inv = sugov_inv_est_util(&sgc->win.est);
-		in.util_raw = sugov_inv_est_busy(&sgc->win.est);
-		in.boost = sugov_inv_iowait_apply(&sgc->iowait,
-						  sugov_inv_since(time, sgc->last_update));
+		in->util_inv = sugov_inv_est_util(&sgc->win.est);
+		in->util_raw = sugov_inv_est_busy(&sgc->win.est);
+		in->boost = sugov_inv_iowait_apply(&sgc->iowait,
+						   sugov_inv_since(time, sgc->last_update));
 	}
 
 	/*
@@ -234,71 +263,115 @@ static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
 		sugov_inv_get_caps(sgc->cpu, policy, &sgp->fresh_caps);
 		caps = &sgp->fresh_caps;
 	}
-	in.fmax = READ_ONCE(tunables->freq_max_policy);
-	in.overutil_pct = READ_ONCE(tunables->overutil_threshold_pct);
-	in.cur_khz = READ_ONCE(policy->cur);
-	in.cpu_max_khz = policy->cpuinfo.max_freq;
-	in.max_p_khz = caps->max_p_khz;
-	in.mid_khz = caps->midpoint_khz;
-	in.max_boost_khz = caps->max_boost_khz;
-	in.ref_khz = caps->reference_khz;
-	sugov_inv_gather_wake(sgc, time, &in);
+	in->fmax = READ_ONCE(tunables->freq_max_policy);
+	in->overutil_pct = READ_ONCE(tunables->overutil_threshold_pct);
+	in->cur_khz = READ_ONCE(policy->cur);
+	in->cpu_max_khz = policy->cpuinfo.max_freq;
+	in->max_p_khz = caps->max_p_khz;
+	in->mid_khz = caps->midpoint_khz;
+	in->max_boost_khz = caps->max_boost_khz;
+	in->ref_khz = caps->reference_khz;
+	sugov_inv_gather_wake(sgc, time, in);
+	return top;
+}
 
-	sugov_inv_decide(&in, &out);
-
-	/*
-	 * The busy-CPU hold's test: no window measured since the last
-	 * evaluation contained idle time.  Without a new window the last
-	 * answer stands.  Single-CPU policies only, as schedutil's.
-	 */
+/*
+ * The busy-CPU hold's input (rule 7): no window measured since the last
+ * evaluation contained idle time.  Without a new window the last answer
+ * stands.  Single-CPU policies only, as schedutil's.
+ */
+static bool sugov_inv_may_hold(struct sugov_inv_cpu *sgc)
+{
 	if (sgc->samples_since_eval)
 		sgc->ran_through = !sgc->idled_since_eval;
 	sgc->samples_since_eval = 0;
 	sgc->idled_since_eval = false;
+	return !sgc->sgp->shared && sgc->ran_through;
+}
+
+/*
+ * Commit one settled decision (rule 8), then count it in debugfs and
+ * trace it.  A reason is counted for a request, or for a hold, which
+ * sends nothing.
+ */
+static void sugov_inv_finish(struct sugov_inv_cpu *sgc, u64 time,
+			     const struct sugov_inv_cpu *top,
+			     const struct sugov_inv_in *in,
+			     const struct sugov_inv_out *out,
+			     const struct sugov_inv_settle *settle)
+{
+	struct sugov_inv_policy_data *sgp = sgc->sgp;
+	enum sugov_inv_reason reason = out->reason;
+	bool request;
+
+	if (settle->held)
+		reason = SUGOV_INV_REASON_HOLD;
+	if (settle->force)
+		reason = SUGOV_INV_REASON_LIMITS;
+
+	request = sugov_inv_commit(sgp, time, settle->next_khz,
+				   settle->last_khz);
+
+	sugov_inv_stat_inc(&sgc->stats.evals);
+	if (request || settle->held)
+		sugov_inv_stat_inc(&sgc->stats.reasons[reason]);
+	WRITE_ONCE(sgc->stats.last_util, out->util);
+	WRITE_ONCE(sgc->stats.last_raw, out->raw_khz);
+	WRITE_ONCE(sgc->stats.last_next, settle->next_khz);
+
+	trace_sugov_inv_decision(sgc->cpu, sgp->policy->cpu, out->util,
+				 in->util_raw, top->win.deliv_khz, in->fmax,
+				 out->freq_max_khz, out->raw_khz,
+				 settle->next_khz, reason, request);
+}
+
+/*
+ * One evaluation of @sgc's policy, from @sgc's hook: gather, decide,
+ * settle on a table frequency, commit.  Out of line for the reason
+ * sugov_inv_measure() is.
+ */
+static noinline void sugov_inv_evaluate(struct sugov_inv_cpu *sgc, u64 time)
+{
+	struct sugov_inv_policy_data *sgp = sgc->sgp;
+	struct sugov_inv_in in = { };
+	struct sugov_inv_out out;
+	struct sugov_inv_settle settle;
+	const struct sugov_inv_cpu *top;
+	unsigned int cached_raw;
+
+	top = sugov_inv_gather(sgc, time, &in);
+	sugov_inv_decide(&in, &out);
 
 	cached_raw = READ_ONCE(sgp->cached_raw_khz);
 	settle.raw_khz = out.raw_khz;
 	settle.last_khz = in.last_khz;
 	settle.cached_raw_khz = cached_raw;
 	settle.force = sgp->need_freq_update;
-	settle.may_hold = !sgp->shared && sgc->ran_through;
-	sugov_inv_settle(&settle, policy, cpufreq_driver_resolve_freq);
+	settle.may_hold = sugov_inv_may_hold(sgc);
+	sugov_inv_settle(&settle, sgp->policy, cpufreq_driver_resolve_freq);
 	if (settle.cached_raw_khz != cached_raw)
 		WRITE_ONCE(sgp->cached_raw_khz, settle.cached_raw_khz);
 
-	reason = out.reason;
-	if (settle.held)
-		reason = SUGOV_INV_REASON_HOLD;
-	if (sgp->need_freq_update)
-		reason = SUGOV_INV_REASON_LIMITS;
-
-	request = sugov_inv_commit(sgp, time, settle.next_khz, settle.last_khz);
-
-	sugov_inv_stat_inc(&sgc->stats.evals);
-	if (request || settle.held)
-		sugov_inv_stat_inc(&sgc->stats.reasons[reason]);
-	WRITE_ONCE(sgc->stats.last_util, out.util);
-	WRITE_ONCE(sgc->stats.last_raw, out.raw_khz);
-	WRITE_ONCE(sgc->stats.last_next, settle.next_khz);
-
-	trace_sugov_inv_decision(sgc->cpu, policy->cpu, out.util, in.util_raw,
-				 top->win.deliv_khz, in.fmax, out.freq_max_khz,
-				 out.raw_khz, settle.next_khz, reason, request);
+	sugov_inv_finish(sgc, time, top, &in, &out, &settle);
 }
 
 /*
  * Is an evaluation due, without consuming anything?  The hooks' first
- * test, before any lock: READ_ONCE() of what sugov_inv_should_update()
- * decides on under the lock.  On a shared policy another CPU may change
- * either before the lock is taken; the answer then only chooses the
+ * test, before any lock, on what sugov_inv_should_update() decides on
+ * under it.  Plain reads (data_race()), as schedutil's
+ * sugov_should_update_freq() reads the same fields: each is compared
+ * once and only picks the path.  A stale value makes a call return as
+ * rate-limited, as it would have a moment earlier, or take the slow path,
+ * which decides again; on a shared policy it then only chooses the
  * length of the window to measure (sugov_inv_window_due()).
  */
-static inline bool sugov_inv_peek_due(const struct sugov_inv_policy_data *sgp,
-				      u64 time)
+static __always_inline bool
+sugov_inv_peek_due(const struct sugov_inv_policy_data *sgp, u64 time)
 {
-	return sugov_inv_eval_due(time, READ_ONCE(sgp->last_freq_update_ns),
-				  READ_ONCE(sgp->freq_update_delay_ns),
-				  READ_ONCE(sgp->limits_changed));
+	/* Plain reads: each value only picks the path (above) */
+	return data_race(sugov_inv_eval_due(time, sgp->last_freq_update_ns,
+					    sgp->freq_update_delay_ns,
+					    sgp->limits_changed));
 }
 
 /*
@@ -308,7 +381,8 @@ static inline bool sugov_inv_peek_due(const struct sugov_inv_policy_data *sgp,
  * off, on that CPU or (remote wake-ups, load balancing) on another one:
  * no sleeping, no allocation, no printk.
  */
-static void sugov_inv_update(struct sugov_inv_cpu *sgc, u64 time, bool due)
+static __always_inline void sugov_inv_update(struct sugov_inv_cpu *sgc,
+					     u64 time, bool due)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
 
@@ -372,16 +446,20 @@ static void sugov_inv_update_single(struct update_util_data *hook, u64 time,
 						 update_util);
 	const struct sugov_inv_policy_data *sgp = sgc->sgp;
 
-	/* A no-op without a boost or an I/O-wait wake-up, the common case */
-	if (unlikely(sgc->iowait.boost | (flags & SCHED_CPUFREQ_IOWAIT)))
+	/*
+	 * Without a boost or an I/O-wait wake-up, the common case, there is
+	 * nothing to account, and last_update is not needed: it is read only
+	 * for a boost (sugov_inv_iowait_note() and sugov_inv_iowait_apply()
+	 * read no time for a boost of 0), and a boost starts here.
+	 */
+	if (unlikely((flags & SCHED_CPUFREQ_IOWAIT) || sgc->iowait.boost)) {
 		sugov_inv_iowait_note(&sgc->iowait,
 				      sugov_inv_since(time, sgc->last_update),
 				      flags & SCHED_CPUFREQ_IOWAIT);
-	sgc->last_update = time;
+		sgc->last_update = time;
+	}
 
-	if (likely((s64)(time - READ_ONCE(sgp->last_freq_update_ns)) <
-		   READ_ONCE(sgp->freq_update_delay_ns) &&
-		   sgc->measured && !READ_ONCE(sgp->limits_changed))) {
+	if (likely(!sugov_inv_peek_due(sgp, time) && sgc->measured)) {
 		sugov_inv_stat_inc(&sgc->stats.ratelimited);
 		return;
 	}
@@ -412,16 +490,17 @@ static noinline void sugov_inv_measure_shared(struct sugov_inv_cpu *sgc,
 
 /* A shared policy's hook past its lockless rate-limited return */
 static noinline void sugov_inv_update_shared_slow(struct sugov_inv_cpu *sgc,
-						  u64 time, unsigned int flags,
-						  bool due)
+						  u64 time, unsigned int flags)
 {
 	struct sugov_inv_policy_data *sgp = sgc->sgp;
+	bool due;
 
 	if (unlikely(READ_ONCE(sugov_inv_pm_sleep)))
 		return;
 	/* Pairs with the smp_wmb() in sugov_inv_pm_notify() */
 	smp_rmb();
 
+	due = sugov_inv_peek_due(sgp, time);
 	if (sugov_inv_window_due(sgc, time, due) &&
 	    sgc->cpu == smp_processor_id())
 		sugov_inv_measure_shared(sgc, time);
@@ -438,28 +517,30 @@ static noinline void sugov_inv_update_shared_slow(struct sugov_inv_cpu *sgc,
 /*
  * Hook of a shared policy: update_lock serializes the policy's CPUs.  The
  * rate-limited return needs no lock when there is no iowait boost to
- * account: of this CPU's state only last_update changes then, which
- * another CPU reads only for a boost.  A boost read as 0 stays 0 until
- * this CPU's own next I/O-wait wake-up (the rq lock held here excludes
- * it): sugov_inv_gather_shared() only lowers boosts.
+ * account, and writes nothing but its counter: this CPU's last_update is
+ * read only for a boost (sugov_inv_iowait_note() and
+ * sugov_inv_iowait_apply() read no time for a boost of 0), and a boost
+ * starts in the slow path, which records the time.  A boost read as 0
+ * stays 0 until this CPU's own next I/O-wait wake-up (the rq lock held
+ * here excludes it): sugov_inv_gather_shared() only lowers boosts.
  */
 static void sugov_inv_update_shared(struct update_util_data *hook, u64 time,
 				    unsigned int flags)
 {
 	struct sugov_inv_cpu *sgc = container_of(hook, struct sugov_inv_cpu,
 						 update_util);
-	bool due = sugov_inv_peek_due(sgc->sgp, time);
+	const struct sugov_inv_policy_data *sgp = sgc->sgp;
 
-	if (likely(!(READ_ONCE(sgc->iowait.boost) |
-		     (flags & SCHED_CPUFREQ_IOWAIT))) &&
-	    !due && likely(sgc->measured) &&
-	    (!sugov_inv_window_due(sgc, time, false) ||
-	     sgc->cpu != smp_processor_id())) {
-		WRITE_ONCE(sgc->last_update, time);
+	if (likely(!(flags & SCHED_CPUFREQ_IOWAIT) &&
+		   /* Lowered by other CPUs: a plain read, as in peek_due */
+		   !data_race(sgc->iowait.boost) && sgc->measured &&
+		   !sugov_inv_peek_due(sgp, time) &&
+		   (!sugov_inv_window_due(sgc, time, false) ||
+		    sgc->cpu != smp_processor_id()))) {
 		sugov_inv_stat_inc(&sgc->stats.ratelimited);
 		return;
 	}
-	sugov_inv_update_shared_slow(sgc, time, flags, due);
+	sugov_inv_update_shared_slow(sgc, time, flags);
 }
 
 /********************** cpufreq governor interface *********************/

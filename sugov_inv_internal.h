@@ -311,7 +311,6 @@ static inline void sugov_inv_get_caps(unsigned int cpu,
 	caps->reference_khz = max;
 	caps->kernel_ratio = SUGOV_INV_CAP;
 	caps->source = FREQ_INV_SRC_NONE;
-	caps->efficient_khz = 0;
 }
 
 /* The rate limit and the sampling period that follows from it */

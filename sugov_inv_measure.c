@@ -9,8 +9,8 @@
  *
  * The functions here are called out of line from the hooks
  * (sugov_inv_gov.c), and only once a window is due: inlined, their stack
- * frame (caps, saved registers, the stack protector) made every hook call
- * pay for them, the rate-limited return included.
+ * frame (caps, saved registers, the stack protector) would make every
+ * hook call pay for them, the rate-limited return included.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

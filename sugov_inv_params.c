@@ -136,9 +136,9 @@ static int __init sugov_inv_param_judge(struct sugov_inv_param *p)
 /**
  * sugov_inv_check_params() - judge every parameter given at load
  *
- * Sets the defaults of new tunables from the parameters given, with the
- * parser and ranges of the sysfs stores; logs one line for the first bad
- * one, and then changes nothing.
+ * Description: Sets the defaults of new tunables from the parameters given,
+ * with the parser and ranges of the sysfs stores; logs one line for the first
+ * bad one, and then changes nothing.
  *
  * Context: module init.
  * Return: 0, or the first bad parameter's error (-EINVAL, -ERANGE).

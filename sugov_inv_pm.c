@@ -64,8 +64,8 @@ static struct notifier_block sugov_inv_pm_nb = {
 /**
  * sugov_inv_pm_init() - start following system sleep
  *
- * Called before the governor is registered, so that no governor start
- * misses a sleep.
+ * Description: Called before the governor is registered, so that no governor
+ * start misses a sleep.
  *
  * Return: 0, or the error of register_pm_notifier().
  */

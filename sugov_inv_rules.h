@@ -9,7 +9,9 @@
  *
  * Pure: static inlines of their arguments only, checked by KUnit
  * (kunit/sugov_inv_formula_kunit.c, sugov_inv_ratelimit_kunit.c,
- * sugov_inv_settle_kunit.c) and called from the update_util hooks.
+ * sugov_inv_settle_kunit.c) and called from the update_util hooks.  The
+ * order one evaluation applies them in is listed in sugov_inv_gov.c,
+ * above sugov_inv_gather_wake().
  */
 #ifndef _SUGOV_INV_RULES_H
 #define _SUGOV_INV_RULES_H

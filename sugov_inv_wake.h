@@ -234,8 +234,8 @@ struct sugov_inv_wake_window {
  * work confirmed it; after less, the earned estimate, so that a memory
  * lives on only through work that bears it out.
  * A burst of 35 ms after each 100 ms gap keeps its memory; a job of 8 ms
- * every 38 ms after a load fades to its own duty cycle (KUnit
- * wake_keeps_for_long_runs, wake_fades_after_load).  With the memory off,
+ * every 38 ms after a load fades to its own duty cycle
+ * (kunit/sugov_inv_wake_kunit.c has both).  With the memory off,
  * @w->earned follows @est, so that turning it on starts from the CPU's
  * estimate.
  *

@@ -21,8 +21,6 @@
  *  - highest < nominal flipped to <=: 2 cases fail (highest == nominal)
  *  - uniform/ranked rule swapped: 6 cases fail
  *  - nominal_perf zero check dropped: the guest oopses (divide error)
- *  - the efficient frequency's ratio one too high (lnl_ratio + 1): the 3
- *    cases with a worked-out efficient_khz fail
  * Also meant to catch, by construction: a 166 or 196 range edge off by
  * one (the model table rows), 6.12's uniform numerator replaced by 166,
  * the (ratio + 1024) >> 1 midpoint dropped, a numerator below nominal
@@ -67,9 +65,6 @@
  *	0 if none
  * @published_max_freq: the data file's acpi-cpufreq max_freq per rule
  *	set, kHz, 0 if none
- * @efficient_khz: the efficient frequency worked out by hand from 6.1's
- *	amd-pstate lowest_nonlinear_freq rule (max_P x (lnl * 1024 /
- *	nominal) >> 10), 0 to check the rule's expression instead
  */
 struct amd_case {
 	const char *name;
@@ -82,7 +77,6 @@ struct amd_case {
 	u32 numerator[FREQ_RATIO_RULES_NR];
 	u32 published_kernel_ratio[FREQ_RATIO_RULES_NR];
 	u32 published_max_freq[FREQ_RATIO_RULES_NR];
-	u32 efficient_khz;
 };
 
 static const struct amd_case amd_cases[] = {
@@ -103,8 +97,6 @@ static const struct amd_case amd_cases[] = {
 		.numerator = { 166, 255 },
 		.published_kernel_ratio = { 1071, 1370 },
 		.published_max_freq = { 2183593, 3353515 },
-		/* 115 * 1024 / 152 = 774; 2000000 * 774 >> 10 */
-		.efficient_khz = 1511718,
 	},
 	{
 		/* Same values with cores ranked (synthetic ranks): 166 in both */
@@ -117,7 +109,6 @@ static const struct amd_case amd_cases[] = {
 		.numerator = { 166, 166 },
 		.published_kernel_ratio = { 1071, 1071 },
 		.published_max_freq = { 2183593, 2183593 },
-		.efficient_khz = 1511718,
 	},
 	{
 		/*
@@ -135,8 +126,6 @@ static const struct amd_case amd_cases[] = {
 		.numerator = { 255, 196 },
 		.published_kernel_ratio = { 1412, 1204 },
 		.published_max_freq = { 6679687, 5135937 },
-		/* 42 * 1024 / 145 = 296; 3800000 * 296 >> 10 */
-		.efficient_khz = 1098437,
 	},
 	{
 		/* One CPU is trivially uniform: its own value, 7840HS-like */
@@ -329,11 +318,6 @@ static void amd_decode_one(struct kunit *test, const struct amd_case *c,
 	KUNIT_EXPECT_EQ(test, res.cppc_max_boost_khz,
 			SCALE(max_p, RATIO(raw.highest_perf, c->nominal)));
 	KUNIT_EXPECT_EQ(test, res.lowest_freq_khz, c->low_mhz * 1000);
-	/* LowestNonlinearPerformance as a frequency; unknown without it */
-	KUNIT_EXPECT_EQ_MSG(test, res.efficient_khz,
-			    c->efficient_khz ?: c->lnl ?
-			    SCALE(max_p, RATIO(c->lnl, c->nominal)) : 0,
-			    "rules %s", set);
 	/* The kernel's invariance never goes below 1024 on a valid part */
 	KUNIT_EXPECT_GE(test, res.kernel_ratio, 1024U);
 	KUNIT_EXPECT_LE(test, res.max_p_khz, res.max_boost_khz);

@@ -17,9 +17,6 @@
  *    pol->max_p_khz"): the 4 cases here that fall back on a table with a
  *    boost entry fail, and fi-probe's "MSRs that fault fall back on the
  *    table, boost off"
- *  - the efficient frequency taken from a backend that failed
- *    ("hw_err ? 0 : in->hw.efficient_khz" made "in->hw.efficient_khz"):
- *    "hardware failed: no efficient frequency from it" fails
  * Also meant to catch, by construction: overrides on AMD given Intel's
  * ratio rule, overrides dropping the hardware's ratio, the boost switch's
  * state inverted, no bound on max_boost / max_P, insane hardware answers
@@ -50,22 +47,18 @@
  * @max_p_khz: expected max_P
  * @max_boost_khz: expected max_boost
  * @kernel_ratio: expected ratio
- * @efficient_khz: expected efficient frequency (the hardware's when it
- *	answered, overrides or not; else 0)
  */
 struct caps_case {
 	const char *name;
 	struct freq_inv_caps_in in;
 	int ret;
 	enum freq_inv_source source;
-	u32 max_p_khz, max_boost_khz, kernel_ratio, efficient_khz;
+	u32 max_p_khz, max_boost_khz, kernel_ratio;
 };
 
-/* An efficient frequency (CPPC LowestNonlinearPerformance), assumed */
-#define EPYC_EFF	1700000U
 /* A sane AMD CPPC answer for the EPYC 7742 (ratio 1285) */
 #define HW_EPYC	{ .max_p_khz = EPYC_P, .max_boost_khz = EPYC_BOOST, \
-		  .kernel_ratio = 1285, .efficient_khz = EPYC_EFF }
+		  .kernel_ratio = 1285 }
 /* acpi-cpufreq's table on the E5-2687W v3: boost entry listed */
 #define POL_XEON { .boost_switch = true, .max_p_khz = XEON_P, \
 		   .max_boost_khz = XEON_BOOST, .cpuinfo_max_khz = XEON_BOOST }
@@ -79,11 +72,10 @@ static const struct caps_case caps_cases[] = {
 			.vendor = FREQ_INV_VENDOR_AMD, .policy = POL_XEON },
 		.source = FREQ_INV_SRC_CPPC, .max_p_khz = EPYC_P,
 		.max_boost_khz = EPYC_BOOST, .kernel_ratio = 1285,
-		.efficient_khz = EPYC_EFF,
 	},
 	{
 		/* A backend that failed may have filled part of its answer */
-		.name = "hardware failed: no efficient frequency from it",
+		.name = "hardware failed: nothing from its partial answer",
 		.in = { .hw_err = -EIO, .hw = HW_EPYC, .policy = POL_XEON },
 		.ret = -EIO, .source = FREQ_INV_SRC_CPUFREQ,
 		.max_p_khz = XEON_P, .max_boost_khz = XEON_BOOST,
@@ -93,13 +85,11 @@ static const struct caps_case caps_cases[] = {
 		/* Wrong firmware frequencies do not change Linux's ratio */
 		.name = "hardware answers, overridden: given kHz, its ratio",
 		.in = { .hw = { .max_p_khz = 2000000, .max_boost_khz = 3000000,
-				.kernel_ratio = 1300,
-				.efficient_khz = EPYC_EFF },
+				.kernel_ratio = 1300 },
 			.hw_source = FREQ_INV_SRC_CPPC,
 			.vendor = FREQ_INV_VENDOR_AMD, .override = OVR_EPYC },
 		.source = FREQ_INV_SRC_OVERRIDE, .max_p_khz = EPYC_P,
 		.max_boost_khz = EPYC_BOOST, .kernel_ratio = 1300,
-		.efficient_khz = EPYC_EFF,
 	},
 	{
 		.name = "no hardware, overridden on AMD: the midpoint rule",
@@ -232,7 +222,6 @@ static void caps_resolve_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, res.max_p_khz, c->max_p_khz);
 	KUNIT_EXPECT_EQ(test, res.max_boost_khz, c->max_boost_khz);
 	KUNIT_EXPECT_EQ(test, res.kernel_ratio, c->kernel_ratio);
-	KUNIT_EXPECT_EQ(test, res.efficient_khz, c->efficient_khz);
 }
 
 /**
@@ -292,7 +281,6 @@ static void caps_read_test(struct kunit *test)
 	const struct freq_inv_resolved res = {
 		.max_p_khz = EPYC_P, .max_boost_khz = EPYC_BOOST,
 		.kernel_ratio = 1285, .source = FREQ_INV_SRC_CPPC,
-		.efficient_khz = EPYC_EFF,
 		.boost_switch = c->boost_switch, .valid = true,
 	};
 	struct freq_inv_caps caps;
@@ -308,8 +296,6 @@ static void caps_read_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, caps.reference_khz, c->reference_khz);
 	KUNIT_EXPECT_EQ(test, caps.kernel_ratio, 1285U);
 	KUNIT_EXPECT_EQ(test, caps.source, FREQ_INV_SRC_CPPC);
-	/* A platform fact: the boost switch and reference= leave it */
-	KUNIT_EXPECT_EQ(test, caps.efficient_khz, EPYC_EFF);
 }
 
 /* A kernel reference that overflows 32 bits saturates */

@@ -453,9 +453,9 @@ static struct dentry *vcpufreq_debugfs;
 /**
  * vcpufreq_debugfs_init() - create /sys/kernel/debug/vcpufreq/
  *
- * debugfs failures are not fatal: the driver works without its record.
- * Called before the driver registers, since governors start, and ask,
- * during registration.
+ * Description: debugfs failures are not fatal: the driver works without
+ * its record.  Called before the driver registers, since governors start,
+ * and ask, during registration.
  *
  * Context: process context, module init, after vcpufreq_log_alloc().
  */
@@ -478,7 +478,7 @@ void vcpufreq_debugfs_init(void)
 /**
  * vcpufreq_debugfs_exit() - remove /sys/kernel/debug/vcpufreq/
  *
- * Waits for open files to leave their handlers.
+ * Description: Waits for open files to leave their handlers.
  *
  * Context: process context.
  */

@@ -618,8 +618,8 @@ static int vcpufreq_em_scope_check(void)
 /**
  * vcpufreq_emu_check() - check the emulation's parameters, fill the machine
  *
- * Fills vcpufreq_machine from the table in effect and the energy model;
- * touches nothing else, so a failed load has nothing to undo.  Called
+ * Description: Fills vcpufreq_machine from the table in effect and the energy
+ * model; touches nothing else, so a failed load has nothing to undo.  Called
  * whatever emulate= is, to refuse cppc_page= without it.
  *
  * Context: process context, module init, after the table is set up.
@@ -734,7 +734,7 @@ static void vcpufreq_emu_init_cpus(void)
 /**
  * vcpufreq_emu_start() - start the emulated machine
  *
- * Maps the CPPC page, sets every CPU at max_P, then takes idle
+ * Description: Maps the CPPC page, sets every CPU at max_P, then takes idle
  * transitions from the sched_switch tracepoint, starts the timers from
  * the hotplug callbacks and keeps x86's TSC code from rescaling the
  * scheduler's clock.  The emulated CPUs exist before the driver registers
@@ -792,7 +792,7 @@ err_unmap:
 /**
  * vcpufreq_emu_stop() - stop every timer and the probe, unmap the counters
  *
- * Nothing of the emulation runs once this returns.
+ * Description: Nothing of the emulation runs once this returns.
  *
  * Context: process context, after the driver is unregistered.
  */

@@ -89,8 +89,8 @@ static const struct powercap_zone_constraint_ops vcpufreq_pcap_const_ops = {
 /**
  * vcpufreq_pcap_init() - register the package zone
  *
- * Named as intel_rapl_common names it, so a tool reads the guest as it
- * reads RAPL.  Not where a real intel-rapl exists (the name would clash,
+ * Description: Named as intel_rapl_common names it, so a tool reads the guest
+ * as it reads RAPL.  Not where a real intel-rapl exists (the name would clash,
  * and its figures are the real ones).  Failure only costs the zone.
  *
  * Context: process context, module init, the emulation running.
@@ -128,7 +128,7 @@ void vcpufreq_pcap_init(void)
 /**
  * vcpufreq_pcap_exit() - unregister the package zone, if registered
  *
- * No energy_uj reader is left once this returns.
+ * Description: No energy_uj reader is left once this returns.
  *
  * Context: process context.
  */
