@@ -7,7 +7,7 @@
 # every path).  Assertions read vcpufreq's own request record, not
 # only sysfs.  Scenarios after tools/testing/selftests/cpufreq/.
 #
-# Fast switch needs a guest CPU with constant_tsc (Documentation/design.rst);
+# Fast switch needs a guest CPU with constant_tsc (Documentation/development.rst);
 # on a CPU without it the fast_switch=1 cases must fall back to the slow
 # path.
 . "$(dirname "$0")/ktap.sh"

@@ -6,8 +6,8 @@
 # parameters, hotplug, load/unload cycles, and the sampling API against
 # the frequency vcpufreq was set to.  Expected values are written here
 # from the public tables (see 10-vcpufreq.sh) and the rules in
-# Documentation/ABI/testing/sysfs-kernel-freq_invariance, never read back
-# from the module.  Each case says which broken module it catches.
+# Documentation/design.rst, "The reference and the kernel's ratios",
+# never read back from the module.  Each case says which broken module it catches.
 . "$(dirname "$0")/ktap.sh"
 
 FI_KO=${FREQ_INV_KO:-/sugov/freq_invariance.ko}

@@ -19,8 +19,8 @@
 #   - max_P = NominalFrequency; max_boost = max_P * ratio >> 10 with
 #     ratio = HighestPerformance * 1024 / nominal_perf when every CPU
 #     reports the same HighestPerformance, else the numerator (a per-core
-#     ranking overstates the boost); Documentation/ABI/testing/
-#     sysfs-kernel-freq_invariance.
+#     ranking overstates the boost); Documentation/design.rst, "The
+#     reference and the kernel's ratios".
 # The delivered/reference counters are written with busybox devmem at the
 # addresses tools/vm/cppc/mkssdt.py documents, and read back through the
 # kernel's acpi_cppc/feedback_ctrs: a wrong register address or a swapped

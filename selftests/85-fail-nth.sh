@@ -54,7 +54,7 @@
 # FAILNTH_OPS=probe FAILNTH_ONLY="*cpu1's hotplug thread*" for the
 # per-CPU part of freq_invariance's load alone.  Runtime on the debug kernel with 2 vCPUs under TCG:
 # some 10 s of wall time per failed point, an hour or more for all
-# groups (Documentation/design.rst, "Failure paths").
+# groups (Documentation/development.rst, "Failure paths").
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 

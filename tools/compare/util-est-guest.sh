@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Which difference between schedutil and sugov_inv's noinv makes a burst
-# after an idle gap slower under sugov_inv (Documentation/design.rst,
-# "Measured against the in-kernel schedutil"): the same 40 bursts after
+# after an idle gap slower under sugov_inv (Documentation/bench.rst,
+# "The schedutil and noinv configurations"): the same 40 bursts after
 # 100 ms gaps under each governor, with the scheduler's UTIL_EST feature
 # on and off, three times.  Prints "UTILEST rep= feat= gov= busy_s=".
 # In the guest, from /sugov:
