@@ -200,9 +200,9 @@ def main() -> int:
         if dv == 'UINT_MAX':
             # None given: the driver's transition delay, as schedutil
             ok = 'cpufreq_policy_transition_delay_us()' in dtext and \
-                '1.5 times' in dtext and '6.10' in dtext
+                '1.5 times' in dtext and '6.12' in dtext
             t.check(ok, f'{tun}: :Default: is the driver\'s transition delay '
-                    '(1.5 x latency from 6.10)', f'doc "{dtext[:100]}"')
+                    '(1.5 x latency on 6.12)', f'doc "{dtext[:100]}"')
         else:
             dn = numbers(dtext)
             t.check(bool(dn) and dn[0] == value(dv, hdr),
