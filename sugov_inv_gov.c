@@ -61,6 +61,14 @@
 
 DEFINE_PER_CPU(struct sugov_inv_cpu, sugov_inv_cpus);
 
+/*
+ * Stops of every policy data, counted: the stamp of each stop
+ * (sugov_inv_keep.h).  A new policy data may sit at a freed one's
+ * address, so neither the address nor a count of its own tells its
+ * stops apart.
+ */
+static atomic64_t sugov_inv_stops = ATOMIC64_INIT(0);
+
 /************************ Governor internals ***********************/
 
 /*
@@ -625,16 +633,17 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 	 * to what one new CPU measured.  So does the restart of a system
 	 * sleep, however long it lasted (see sugov_inv_pm_sleep).  Anything
 	 * else (a first start, a CPU that went offline, whose idle clock
-	 * restarted, a restart long after the stop) starts from nothing.
+	 * restarted, a restart long after the stop) starts from nothing: a
+	 * CPU is kept only when it was marked at this policy data's last
+	 * stop (sugov_inv_keep.h says why by a generation).
 	 */
-	keep = sgp->stop_seq &&
-	       (ktime_get_boottime_ns() - sgp->stop_ns < SUGOV_INV_KEEP_NS ||
-		READ_ONCE(sugov_inv_pm_sleep));
+	keep = ktime_get_boottime_ns() - sgp->stop_ns < SUGOV_INV_KEEP_NS ||
+	       READ_ONCE(sugov_inv_pm_sleep);
 
 	for_each_cpu(cpu, policy->cpus) {
 		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
 
-		if (keep && sgc->owner == sgp && sgc->kept_seq == sgp->stop_seq) {
+		if (keep && sugov_inv_keep_match(&sgc->kept, &sgp->stopped)) {
 			memset(&sgc->stats, 0, sizeof(sgc->stats));
 		} else {
 			memset(sgc, 0, sizeof(*sgc));
@@ -677,14 +686,13 @@ static void sugov_inv_stop(struct cpufreq_policy *policy)
 	 * Keeps the counters for debugfs; only the ownership goes.  The
 	 * estimates stay for a restart that follows (sugov_inv_start()).
 	 */
-	sgp->stop_seq++;
+	sugov_inv_keep_stop(&sgp->stopped, &sugov_inv_stops);
 	sgp->stop_ns = ktime_get_boottime_ns();
 	for_each_cpu(cpu, policy->cpus) {
 		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
 
 		WRITE_ONCE(sgc->sgp, NULL);
-		sgc->owner = sgp;
-		sgc->kept_seq = sgp->stop_seq;
+		sugov_inv_keep_mark(&sgc->kept, &sgp->stopped);
 	}
 
 	if (sgp->worker) {

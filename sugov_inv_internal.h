@@ -10,6 +10,7 @@
  *   sugov_inv_sysfs.c    the tunables' directory and lifetime
  *   sugov_inv_params.c   module parameters: the defaults of new tunables
  *   sugov_inv_debugfs.c  the per-CPU summary in debugfs
+ *   sugov_inv_keep.h     which CPUs keep their state across a restart
  */
 #ifndef _SUGOV_INV_INTERNAL_H
 #define _SUGOV_INV_INTERNAL_H
@@ -30,6 +31,7 @@
 #include "sugov_inv.h"
 #include "sugov_inv_est.h"
 #include "sugov_inv_iowait.h"
+#include "sugov_inv_keep.h"
 #include "sugov_inv_wake.h"
 
 /*
@@ -105,10 +107,10 @@ struct sugov_inv_cpu;
  *	sugov_inv_limits() (mutex: the driver may sleep)
  * @worker: slow path: the SCHED_FIFO kthread worker
  * @work_in_progress: slow path: @work is queued and has not read @next_freq
- * @stop_seq: number of sugov_inv_stop() calls on this policy data; a CPU
- *	whose struct sugov_inv_cpu::kept_seq equals it was in the policy at
- *	the last stop (process context only: start and stop are serialized by
- *	the policy's rwsem)
+ * @stopped: the stamp of this policy data's last sugov_inv_stop() (none
+ *	before the first); a CPU whose struct sugov_inv_cpu::kept matches it
+ *	was in the policy at that stop (process context only: start and stop
+ *	are serialized by the policy's rwsem)
  * @stop_ns: CLOCK_BOOTTIME of the last sugov_inv_stop(), ns
  * @fresh_caps: the caps an evaluation reads afresh (sugov_inv_evaluate()),
  *	serialized as the policy's evaluations are (@update_lock when
@@ -141,7 +143,7 @@ struct sugov_inv_policy_data {
 	struct kthread_worker *worker;
 	bool work_in_progress;
 
-	unsigned long stop_seq;
+	struct sugov_inv_keep stopped;
 	u64 stop_ns;
 	struct freq_inv_caps fresh_caps;
 	struct sugov_inv_cpu *first_cpu;
@@ -231,8 +233,7 @@ struct sugov_inv_stats {
  * @proj_base: @win.time the projection started from
  * @wake: what the CPU remembers across an idle stretch (measured with its
  *	windows, read by its own evaluations)
- * @owner: the policy data that last stopped on this CPU (only compared)
- * @kept_seq: @owner's stop_seq at that stop
+ * @kept: the stamp of the last stop of a policy on this CPU
  * @next_in_policy: the next CPU of the policy (NULL after the last): the
  *	evaluation walks this list instead of searching policy->cpus for
  *	each CPU (struct sugov_inv_policy_data::first_cpu)
@@ -263,8 +264,7 @@ struct sugov_inv_cpu {
 	u64 proj_time;
 	u64 proj_base;
 	struct sugov_inv_wake wake;
-	struct sugov_inv_policy_data *owner;
-	unsigned long kept_seq;
+	struct sugov_inv_keep kept;
 	struct sugov_inv_cpu *next_in_policy;
 	struct sugov_inv_stats stats;
 };

@@ -30,6 +30,8 @@ static void sugov_inv_work(struct kthread_work *work)
 		container_of(work, struct sugov_inv_policy_data, work);
 	unsigned long flags;
 	unsigned int freq, cur;
+	bool elsewhere;
+	int ret;
 
 	/*
 	 * Read next_freq and clear work_in_progress together: a hook that
@@ -42,22 +44,36 @@ static void sugov_inv_work(struct kthread_work *work)
 	raw_spin_unlock_irqrestore(&sgp->update_lock, flags);
 
 	mutex_lock(&sgp->work_lock);
-	__cpufreq_driver_target(sgp->policy, freq, CPUFREQ_RELATION_L);
+	ret = __cpufreq_driver_target(sgp->policy, freq, CPUFREQ_RELATION_L);
 	cur = READ_ONCE(sgp->policy->cur);
 	mutex_unlock(&sgp->work_lock);
 
 	/*
-	 * The driver may have set another frequency than @freq: it failed,
-	 * or (6.1) a hook's cpufreq_driver_resolve_freq() replaced
-	 * policy->cached_resolved_idx before __cpufreq_driver_target() used
-	 * it.  next_freq would then claim @freq, and every later request for
+	 * Did the driver set another frequency than @freq where a later
+	 * request for @freq would do better?  When it failed; and with a
+	 * frequency table, where @freq is a table entry (resolved by the
+	 * hook) and a driver that succeeded sets it unless a hook's
+	 * cpufreq_driver_resolve_freq() replaced policy->cached_resolved_idx
+	 * between __resolve_freq() and __target_index() in
+	 * __cpufreq_driver_target() (drivers/cpufreq/cpufreq.c of 6.1 and
+	 * 6.12): the hook of another CPU of the policy, or this CPU's tick,
+	 * since the kthread runs with IRQs on.  Not for a ->target driver
+	 * without a table that succeeded: it rounds what it is given
+	 * (intel_cpufreq sets the P-state ratio x 100 MHz), @cur differs
+	 * from @freq by design, and asking again only sets @cur again, one
+	 * kthread wake-up per rate limit for nothing.
+	 */
+	elsewhere = cur != freq && (ret || sgp->policy->freq_table);
+
+	/*
+	 * Then next_freq would claim @freq, and every later request for
 	 * @freq would be skipped as unchanged while the CPU runs @cur.  Set
 	 * it to what the CPU runs, and forget the cached raw target so the
 	 * next evaluation resolves and sends again.  Not when a newer
 	 * request is pending: it is sent anyway.
 	 */
 	raw_spin_lock_irqsave(&sgp->update_lock, flags);
-	if (cur != freq && !sgp->work_in_progress && sgp->next_freq == freq) {
+	if (elsewhere && !sgp->work_in_progress && sgp->next_freq == freq) {
 		WRITE_ONCE(sgp->next_freq, cur);
 		WRITE_ONCE(sgp->cached_raw_khz, 0);
 	}

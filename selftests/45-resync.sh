@@ -17,7 +17,16 @@
 #
 # vcpufreq's epyc-7742 preset (2250/2000/1500 MHz), slow path only, one
 # shared policy; a busy loop on CPU 1 drives it to the top, and the
-# request for the top fails once.  Runtime about 10 s under TCG.
+# request for the top fails once.
+#
+# And no resync where the driver only rounds: a ->target driver without
+# a table (intel_cpufreq with fast switch refused) sets another frequency
+# than a request that succeeded, and a governor that takes that for a
+# failure sends the request again at every evaluation, waking its kthread
+# once per rate limit in a steady state.  vcpufreq's target_step_khz=
+# makes such a driver (50 MHz steps), per-CPU policies; cpu1's limit of
+# 2175 MHz lies between two steps, so a busy loop there asks for 2175 MHz
+# and gets 2150 MHz.  Runtime about 20 s under TCG.
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
@@ -25,7 +34,7 @@ TOP=2250000
 LOW=1500000
 FAIL=$VCF/fail_khz
 
-ktap_plan 3
+ktap_plan 5
 unload_all
 ktap_dmesg_mark
 
@@ -71,6 +80,56 @@ case $out in
 SKIP*) ktap_skip "after a failed slow-path request the next evaluation asks again" "${out#SKIP }" ;;
 *) [ -n "$out" ] && echo "$out" | head -n 12 | sed 's/^/# /'
    ktap_result "after a failed slow-path request the next evaluation asks again" $rc ;;
+esac
+
+unload_all
+
+STEP=50000
+CAP=2175000
+STEADY_S=${RESYNC_STEADY_S:-3}
+# Requests in STEADY_S s that still pass for steady: the first windows
+# after the cap settle, a TCG host may starve the loop for a moment.
+# Re-sending at every rate limit (10 ms here) makes hundreds.
+MAX_REQ=3
+
+# cpu1's requests in vcpufreq's counters since the last reset
+cpu_requests() { awk -v c="$1" '$1 == "cpu" && $2 == c { print $3 }' $VCF/stats; }
+
+steady() {
+	p=$(policy_of 1) || { echo "SKIP no policy holds cpu1"; return 0; }
+	echo $CAP > "$p/scaling_max_freq" || { echo "scaling_max_freq $CAP refused"; return 1; }
+	spin_start 1
+	if ! wait_cur eq $((CAP / STEP * STEP)) 3000 1; then
+		spin_stop
+		echo "SKIP cpu1 not at $((CAP / STEP * STEP)) kHz after 3 s under a busy loop: cur $(cur_khz 1)"
+		return 0
+	fi
+	sleep 0.5
+	reset_record
+	sleep "$STEADY_S"
+	n=$(cpu_requests 1)
+	c=$(cur_khz 1)
+	spin_stop
+	echo "$n requests for cpu1 in $STEADY_S s at cur $c kHz"
+	[ "$n" -le $MAX_REQ ] && return 0
+	echo "last: $(awk '$2 == 1 { printf "%s ", $3 }' $VCF/requests | tail -c 120)"
+	cat $SGDBG
+	return 1
+}
+
+insmod $FI_KO && insmod $SG_KO && insmod $VC_KO preset=epyc-7742 fast_switch=0 target_step_khz=$STEP &&
+	set_all scaling_governor sugov_inv
+ktap_result "modules load, sugov_inv on per-CPU policies of a ->target driver without a table" $?
+
+# Catches: sugov_inv_work() resyncing next_freq to policy->cur after a
+# request that succeeded on a driver that rounds (no table): every
+# evaluation then finds the target changed and sends it again
+out=$(steady)
+rc=$?
+case $out in
+SKIP*) ktap_skip "a rounding ->target driver in a steady state gets no request per rate limit" "${out#SKIP }" ;;
+*) [ -n "$out" ] && echo "$out" | head -n 12 | sed 's/^/# /'
+   ktap_result "a rounding ->target driver in a steady state gets no request per rate limit" $rc ;;
 esac
 
 unload_all

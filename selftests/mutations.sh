@@ -127,6 +127,19 @@ run_one "tunables: the last user's files removed after gov_attr_set_put() destro
 run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $D \
 	'/^void sugov_inv_debugfs_exit(/,/^}/ s/^\tdebugfs_remove_recursive(sugov_inv_debugfs);$/\t(void)sugov_inv_debugfs;/' 50-lifecycle
 
+# The slow path (45-resync): next_freq set back to policy->cur after a
+# request that succeeded on a driver that rounds (no table), which sends
+# it again at every evaluation.
+SL=sugov_inv_slow.c
+run_one "slow path: resync after any difference from policy->cur (a rounding ->target driver re-sent every rate limit)" $SL \
+	's/^\telsewhere = cur != freq \&\& (ret || sgp->policy->freq_table);$/\telsewhere = cur != freq;/' 45-resync
+
+# Shared policies (40-sugov-inv): overutil-detect's busy fraction taken
+# from the evaluating CPU alone, not over the policy's CPUs.
+MH=sugov_inv_measure.h
+run_one "shared: overutil-detect fed by the evaluating CPU alone (rule and formula alternate)" $MH \
+	's/^\t\tin->util_raw = max(in->util_raw, sugov_inv_est_busy(use));$/\t\tif (j_sgc == sgc)\n\t\t\tin->util_raw = sugov_inv_est_busy(use);/' 40-sugov-inv
+
 # Failure paths (85-fail-nth, the governor-switch group, debug kernel,
 # the subset of points make check fails): a planted missing unwind, the
 # policy data not freed when the worker or the tunables cannot be had;

@@ -127,6 +127,7 @@ extern bool vcpufreq_per_policy_tunables;
 extern unsigned int vcpufreq_transition_latency_ns;
 extern bool vcpufreq_boost;
 extern bool vcpufreq_emulate;
+extern unsigned int vcpufreq_target_step_khz;
 extern struct vcpufreq_table vcpufreq_table;
 extern const struct vcpufreq_preset *vcpufreq_preset;
 extern const struct vcpufreq_em_model *vcpufreq_em;
@@ -162,7 +163,7 @@ void vcpufreq_pcap_exit(void);
 /* vcpufreq_debugfs.c: the request record and the debugfs files */
 int vcpufreq_log_alloc(void);
 void vcpufreq_log_free(void);
-void vcpufreq_record(unsigned int cpu, unsigned int idx, bool fast);
+void vcpufreq_record(unsigned int cpu, unsigned int khz, int idx, bool fast);
 bool vcpufreq_target_fails(unsigned int khz);
 void vcpufreq_debugfs_init(void);
 void vcpufreq_debugfs_exit(void);

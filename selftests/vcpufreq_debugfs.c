@@ -9,15 +9,20 @@
  *   requests  one line per request, oldest first, the last 65536 kept:
  *             "<time_ns> <cpu> <khz> <fast|slow>", time_ns from
  *             ktime_get_ns() (CLOCK_MONOTONIC), cpu = policy->cpu of the
- *             policy changed, khz = the table entry set.  The core calls
- *             ->target_index only when the frequency changes, so slow-path
- *             records are changes; fast-path ones are every call.
+ *             policy changed, khz = the table entry set (with
+ *             target_step_khz=, the rounded frequency set).  The core
+ *             calls ->target_index or ->target only when the requested
+ *             frequency differs from policy->cur, so slow-path records are
+ *             requests for another frequency than the CPU runs; fast-path
+ *             ones are every call.
  *   stats     "fast N", "slow N", "total N", "dropped N", "buffered N",
  *             "cpu <cpu> N" per possible CPU, "freq <khz> N" per table entry
  *   cur       "<cpu> <khz>" per possible CPU: the P-state it was last set to
  *   config    "<key> <value>" lines: the table and parameters in effect
  *   reset     write anything: empties the record and zeroes the counters
- *   fail_khz  write a table frequency: the next ->target_index for it fails
+ *   fail_khz  write a table frequency: the next ->target_index for it
+ *             fails (with target_step_khz=, the next ->target asking for
+ *             that frequency)
  *   energy    with emulate=1 only: per CPU energy and residency, uncore and
  *             package energy (see vcpufreq_energy_show())
  */
@@ -45,7 +50,8 @@ static_assert((VCPUFREQ_RING_ENTRIES & (VCPUFREQ_RING_ENTRIES - 1)) == 0);
 /**
  * struct vcpufreq_record - one frequency request, as stored in the ring
  * @time_ns:	ktime_get_ns() when the driver was called
- * @khz:	frequency the CPUs were set to (a table entry)
+ * @khz:	frequency the CPUs were set to (a table entry, or the rounded
+ *		frequency with target_step_khz=)
  * @cpu:	policy->cpu of the policy that was changed
  * @fast:	1 when it came through ->fast_switch, 0 for ->target_index
  */
@@ -123,14 +129,15 @@ void vcpufreq_log_free(void)
 /**
  * vcpufreq_record() - append one request to the record and count it
  * @cpu:	policy->cpu of the policy that was changed
- * @idx:	the table entry set
- * @fast:	true for ->fast_switch, false for ->target_index
+ * @khz:	the frequency set
+ * @idx:	the table entry set, or -1 without a table (target_step_khz=)
+ * @fast:	true for ->fast_switch, false for ->target_index or ->target
  *
  * No allocation, a raw spinlock only.
  *
  * Context: any, including the scheduler's update_util hook with IRQs off.
  */
-void vcpufreq_record(unsigned int cpu, unsigned int idx, bool fast)
+void vcpufreq_record(unsigned int cpu, unsigned int khz, int idx, bool fast)
 {
 	struct vcpufreq_log *log = &vcpufreq_log;
 	struct vcpufreq_record *rec;
@@ -140,7 +147,7 @@ void vcpufreq_record(unsigned int cpu, unsigned int idx, bool fast)
 	/* Stamped under the lock so the record is in time order. */
 	rec = &log->ring[log->head & (VCPUFREQ_RING_ENTRIES - 1)];
 	rec->time_ns = ktime_get_ns();
-	rec->khz = vcpufreq_table.entries[idx].frequency;
+	rec->khz = khz;
 	rec->cpu = cpu;
 	rec->fast = fast;
 
@@ -156,7 +163,8 @@ void vcpufreq_record(unsigned int cpu, unsigned int idx, bool fast)
 	else
 		log->nr_slow++;
 	log->cpu_count[cpu]++;
-	log->state_count[idx]++;
+	if (idx >= 0)
+		log->state_count[idx]++;
 	raw_spin_unlock_irqrestore(&log->lock, flags);
 }
 
@@ -346,6 +354,7 @@ static int vcpufreq_config_show(struct seq_file *m, void *v)
 		   vcpufreq_per_policy_tunables,
 		   vcpufreq_transition_latency_ns);
 	seq_printf(m, "ring_entries %u\n", VCPUFREQ_RING_ENTRIES);
+	seq_printf(m, "target_step_khz %u\n", vcpufreq_target_step_khz);
 	seq_printf(m, "emulate %d\n", vcpufreq_emulate);
 	if (vcpufreq_emulate)
 		vcpufreq_config_emu_show(m);

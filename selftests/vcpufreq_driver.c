@@ -22,6 +22,9 @@
  *   per_policy_tunables=BOOL  set CPUFREQ_HAVE_GOVERNOR_PER_POLICY (default 0)
  *   transition_latency_ns=UINT  cpuinfo_transition_latency (default 10000)
  *   boost=BOOL            boost supported and initially on (default 1)
+ *   target_step_khz=UINT  no table: ->target sets the request rounded to a
+ *                         multiple of this step (default 0: table and
+ *                         ->target_index)
  *   emulate=BOOL          emulate the frequency and the energy (default 0)
  *   emulate_boost=BOOL    with emulate=1: the preset's boost when boost is on
  *                         and max_P is requested (default 1)
@@ -100,6 +103,20 @@ module_param_named(boost, vcpufreq_boost, bool, 0444);
 MODULE_PARM_DESC(boost,
 		 "Boost supported, initially on, and toggled by cpufreq's global boost file (default 1)");
 
+/*
+ * intel_cpufreq (intel_pstate in passive mode) has no frequency table: its
+ * ->target turns the request into a P-state ratio (DIV_ROUND_UP for
+ * CPUFREQ_RELATION_L) within the policy limits and sets ratio x 100 MHz,
+ * so policy->cur may differ from a request that succeeded
+ * (drivers/cpufreq/intel_pstate.c, intel_cpufreq_target()).  This mode
+ * does the same with a step of its own, between the table's lowest entry
+ * and its max_P.
+ */
+unsigned int vcpufreq_target_step_khz;
+module_param_named(target_step_khz, vcpufreq_target_step_khz, uint, 0444);
+MODULE_PARM_DESC(target_step_khz,
+		 "No frequency table: offer ->target, which sets the request rounded to a multiple of this step in kHz, as intel_cpufreq rounds to ratio x 100 MHz; needs fast_switch=0 and emulate=0, at most the table's lowest entry (default 0: the table and ->target_index)");
+
 bool vcpufreq_emulate;
 module_param_named(emulate, vcpufreq_emulate, bool, 0444);
 MODULE_PARM_DESC(emulate,
@@ -172,7 +189,19 @@ static unsigned int vcpufreq_set(struct cpufreq_policy *policy,
 			vcpufreq_emu_set(cpu, idx, cpufreq_boost_enabled());
 	}
 
-	vcpufreq_record(policy->cpu, idx, fast);
+	vcpufreq_record(policy->cpu, khz, idx, fast);
+	return khz;
+}
+
+/* The lowest non-boost entry of the table, kHz */
+static unsigned int vcpufreq_table_min_khz(void)
+{
+	unsigned int i, khz = vcpufreq_table.max_p_khz;
+
+	for (i = 0; i < vcpufreq_table.nr; i++) {
+		if (!(vcpufreq_table.entries[i].flags & CPUFREQ_BOOST_FREQ))
+			khz = min(khz, vcpufreq_table.entries[i].frequency);
+	}
 	return khz;
 }
 
@@ -194,6 +223,60 @@ static int vcpufreq_target_index(struct cpufreq_policy *policy,
 	if (vcpufreq_target_fails(vcpufreq_table.entries[index].frequency))
 		return -EAGAIN;
 	vcpufreq_set(policy, index, false);
+	return 0;
+}
+
+/**
+ * vcpufreq_target() - slow path without a table (target_step_khz=)
+ * @policy: the policy, its rwsem held for writing by the core
+ * @target_freq: requested frequency in kHz, clamped to policy->min..max
+ * @relation: CPUFREQ_RELATION_L (round up), _H (round down), else nearest
+ *
+ * Rounds @target_freq to a multiple of the step, within the multiples
+ * inside the policy limits (the lower bound giving way to the upper one,
+ * as intel_pstate's min_perf_ratio gives way to max_perf_ratio), and sets
+ * that, with the transition notifications a ->target driver sends itself.
+ *
+ * Context: process context (governor work, sysfs store, kthread).
+ * Return: 0, or -EAGAIN when debugfs fail_khz names @target_freq.
+ */
+static int vcpufreq_target(struct cpufreq_policy *policy,
+			   unsigned int target_freq, unsigned int relation)
+{
+	unsigned int step = vcpufreq_target_step_khz;
+	unsigned int hi = rounddown(policy->max, step);
+	unsigned int lo = min(roundup(policy->min, step), hi);
+	struct cpufreq_freqs freqs = { .old = policy->cur };
+	unsigned int khz, cpu;
+
+	if (vcpufreq_target_fails(target_freq))
+		return -EAGAIN;
+
+	switch (relation & ~CPUFREQ_RELATION_E) {
+	case CPUFREQ_RELATION_L:
+		khz = roundup(target_freq, step);
+		break;
+	case CPUFREQ_RELATION_H:
+		khz = rounddown(target_freq, step);
+		break;
+	default:
+		khz = DIV_ROUND_CLOSEST(target_freq, step) * step;
+		break;
+	}
+	freqs.new = clamp(khz, lo, hi);
+
+	cpufreq_freq_transition_begin(policy, &freqs);
+	for_each_cpu(cpu, policy->related_cpus)
+		WRITE_ONCE(per_cpu(vcpufreq_cur_khz, cpu), freqs.new);
+	vcpufreq_record(policy->cpu, freqs.new, -1, false);
+	cpufreq_freq_transition_end(policy, &freqs, false);
+	return 0;
+}
+
+/* Without a table: the limits within cpuinfo, as intel_cpufreq's verify */
+static int vcpufreq_verify(struct cpufreq_policy_data *policy)
+{
+	cpufreq_verify_within_cpu_limits(policy);
 	return 0;
 }
 
@@ -260,14 +343,25 @@ static int vcpufreq_cpu_init(struct cpufreq_policy *policy)
 		policy->shared_type = CPUFREQ_SHARED_TYPE_NONE;
 	}
 
-	policy->freq_table = vcpufreq_table.entries;
 	policy->cpuinfo.transition_latency = vcpufreq_transition_latency_ns;
-	/*
-	 * Let the core compute cpuinfo from the table: it keeps a larger
-	 * cpuinfo.max_freq it finds here, which a policy re-initialized after
-	 * its CPUs went offline would still carry from an earlier boost state.
-	 */
-	policy->cpuinfo.max_freq = 0;
+	if (vcpufreq_target_step_khz) {
+		/* No table: cpuinfo is the driver's to give, as intel_cpufreq's */
+		policy->freq_table = NULL;
+		policy->cpuinfo.min_freq = vcpufreq_table_min_khz();
+		policy->cpuinfo.max_freq = vcpufreq_table.max_boost_khz &&
+					   cpufreq_boost_enabled() ?
+					   vcpufreq_table.max_boost_khz :
+					   vcpufreq_table.max_p_khz;
+	} else {
+		policy->freq_table = vcpufreq_table.entries;
+		/*
+		 * Let the core compute cpuinfo from the table: it keeps a
+		 * larger cpuinfo.max_freq it finds here, which a policy
+		 * re-initialized after its CPUs went offline would still
+		 * carry from an earlier boost state.
+		 */
+		policy->cpuinfo.max_freq = 0;
+	}
 	policy->fast_switch_possible = vcpufreq_fast_switch_param;
 
 	for_each_cpu(cpu, policy->cpus) {
@@ -372,9 +466,17 @@ static const char *vcpufreq_boost_name(void)
 /* The driver's optional ops and flags, from the parameters. */
 static void vcpufreq_driver_setup(void)
 {
-	vcpufreq_attrs[0] = &cpufreq_freq_attr_scaling_available_freqs;
-	if (vcpufreq_table.max_boost_khz)
-		vcpufreq_attrs[1] = &cpufreq_freq_attr_scaling_boost_freqs;
+	if (vcpufreq_target_step_khz) {
+		/* No table to list */
+		vcpufreq_driver.target_index = NULL;
+		vcpufreq_driver.target = vcpufreq_target;
+		vcpufreq_driver.verify = vcpufreq_verify;
+	} else {
+		vcpufreq_attrs[0] = &cpufreq_freq_attr_scaling_available_freqs;
+		if (vcpufreq_table.max_boost_khz)
+			vcpufreq_attrs[1] =
+				&cpufreq_freq_attr_scaling_boost_freqs;
+	}
 	if (vcpufreq_fast_switch_param)
 		vcpufreq_driver.fast_switch = vcpufreq_fast_switch;
 	if (vcpufreq_per_policy_tunables)
@@ -384,6 +486,25 @@ static void vcpufreq_driver_setup(void)
 		vcpufreq_driver.set_boost = vcpufreq_set_boost;
 		vcpufreq_driver.boost_enabled = true;
 	}
+}
+
+/* target_step_khz= leaves out the table, fast switch and the emulation */
+static int vcpufreq_step_check(void)
+{
+	unsigned int step = vcpufreq_target_step_khz;
+
+	if (!step)
+		return 0;
+	if (vcpufreq_fast_switch_param || vcpufreq_emulate) {
+		pr_err("target_step_khz= needs fast_switch=0 and emulate=0: both set table entries\n");
+		return -EINVAL;
+	}
+	if (step > vcpufreq_table_min_khz()) {
+		pr_err("target_step_khz=%u is above the table's lowest entry, %u kHz\n",
+		       step, vcpufreq_table_min_khz());
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
@@ -400,6 +521,9 @@ static int __init vcpufreq_init(void)
 	if (ret)
 		return ret;
 	ret = vcpufreq_emu_check();
+	if (ret)
+		return ret;
+	ret = vcpufreq_step_check();
 	if (ret)
 		return ret;
 	if (vcpufreq_emulate) {
@@ -446,6 +570,7 @@ static int __init vcpufreq_init(void)
 		vcpufreq_preset ? vcpufreq_preset->name : "custom table",
 		vcpufreq_table.nr, vcpufreq_table.max_p_khz,
 		vcpufreq_boost_name(),
+		vcpufreq_target_step_khz ? "->target, no table" :
 		vcpufreq_fast_switch_param ? "fast switch" : "slow path only",
 		vcpufreq_shared ? "one shared" : "per-CPU");
 	if (vcpufreq_emulate)
