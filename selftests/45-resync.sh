@@ -67,6 +67,18 @@ resync() {
 	return 1
 }
 
+# judge FN NAME: run FN (prints "SKIP why" to skip, else its findings),
+# report NAME with its status and the first 12 lines of what it printed
+judge() {
+	out=$($1)
+	rc=$?
+	case $out in
+	SKIP*) ktap_skip "$2" "${out#SKIP }" ;;
+	*) [ -n "$out" ] && echo "$out" | head -n 12 | sed 's/^/# /'
+	   ktap_result "$2" $rc ;;
+	esac
+}
+
 insmod $FI_KO && insmod $SG_KO && insmod $VC_KO preset=epyc-7742 shared=1 fast_switch=0 &&
 	set_all scaling_governor sugov_inv
 ktap_result "modules load, sugov_inv on the shared slow-path policy" $?
@@ -74,13 +86,7 @@ ktap_result "modules load, sugov_inv on the shared slow-path policy" $?
 # Catches: sugov_inv_work() not setting next_freq back to policy->cur
 # after the driver ended elsewhere (or the cached raw target kept, so the
 # next evaluation reuses the stale next_freq without resolving)
-out=$(resync)
-rc=$?
-case $out in
-SKIP*) ktap_skip "after a failed slow-path request the next evaluation asks again" "${out#SKIP }" ;;
-*) [ -n "$out" ] && echo "$out" | head -n 12 | sed 's/^/# /'
-   ktap_result "after a failed slow-path request the next evaluation asks again" $rc ;;
-esac
+judge resync "after a failed slow-path request the next evaluation asks again"
 
 unload_all
 
@@ -124,13 +130,7 @@ ktap_result "modules load, sugov_inv on per-CPU policies of a ->target driver wi
 # Catches: sugov_inv_work() resyncing next_freq to policy->cur after a
 # request that succeeded on a driver that rounds (no table): every
 # evaluation then finds the target changed and sends it again
-out=$(steady)
-rc=$?
-case $out in
-SKIP*) ktap_skip "a rounding ->target driver in a steady state gets no request per rate limit" "${out#SKIP }" ;;
-*) [ -n "$out" ] && echo "$out" | head -n 12 | sed 's/^/# /'
-   ktap_result "a rounding ->target driver in a steady state gets no request per rate limit" $rc ;;
-esac
+judge steady "a rounding ->target driver in a steady state gets no request per rate limit"
 
 unload_all
 ktap_dmesg_clean "no WARN, BUG, lockdep or other splat in dmesg"
