@@ -273,7 +273,7 @@ struct sugov_inv_settle {
  *
  * The resolve cache, as schedutil's get_next_freq(): an unchanged raw
  * target reuses @s->last_khz without resolving again (which also makes
- * the 6.1 race told at sugov_inv_work() rarer).
+ * the race with __cpufreq_driver_target() told at sugov_inv_work() rarer).
  *
  * The busy-CPU hold, as schedutil's sugov_cpu_is_busy() rule: a CPU that
  * ran through keeps its frequency rather than lose it to a util average

@@ -262,6 +262,7 @@ one_cycle() {
 one_cycle 0 && one_cycle 1 && one_cycle 2
 slab_snapshot /tmp/sgt-slab0
 before=$(sunreclaim_kb)
+unpurged0=$(vmalloc_unpurged)
 kmemleak_clear
 fails=0
 t0=$(date +%s)
@@ -274,6 +275,7 @@ done
 took=$(($(date +%s) - t0))
 slab_snapshot /tmp/sgt-slab2
 after=$(sunreclaim_kb)
+unpurged2=$(vmalloc_unpurged)
 # Catches: an init or exit step that fails on a repeat (a debugfs or
 # sysfs name left behind, a governor left registered, a kobject not
 # released before the next load).
@@ -286,7 +288,7 @@ ktap_result "$CYCLES load/select/unload cycles of the pair all succeed ($fails f
 growth=$(slab_steady_growth /tmp/sgt-slab0 /tmp/sgt-slab1 /tmp/sgt-slab2)
 limit=$((CYCLES * 2 / 5))
 worst=$(echo "$growth" | awk 'NR == 1 { w = $2 } END { print w + 0 }')
-ktap_diag "SUnreclaim: $before kB before, $after kB after; steady slab growth (per half): $(echo "$growth" | head -n 4 | tr '\n' ' ')"
+ktap_diag "SUnreclaim: $before kB before, $after kB after; vmap_area objects $(awk '$1 == "vmap_area" { print $2 }' /tmp/sgt-slab0) before, $(awk '$1 == "vmap_area" { print $2 }' /tmp/sgt-slab2) after, of them vfree()d and not yet purged $unpurged0 and $unpurged2; steady slab growth (per half): $(echo "$growth" | head -n 4 | tr '\n' ' ')"
 # A cache can still pass the limit in both halves by chance (the
 # kernel's own caches, slab_steady_growth() says which are left out): a
 # suspect is measured over a third half, where a leak grows again.
