@@ -37,6 +37,7 @@ Usage: hang-watchdog.py SOCKET --console LOG [--silence S] [--dump-at S]
 
 import argparse
 import os
+import re
 import sys
 import time
 
@@ -75,6 +76,30 @@ def console_shows(path, offset, text, wait_s):
         time.sleep(0.2)
 
 
+def vcpu_pcs(qmp, samples=2, gap_s=2.0):
+    """Each vCPU's instruction pointer and halt state, a few times.
+
+    A kernel that takes no SysRq key prints nothing, which alone does
+    not tell a guest looping with interrupts off from vCPUs that QEMU
+    no longer runs: RIPs that move between samples say the guest runs,
+    RIPs that stay on CPUs not halted say it does not (HMP "info
+    registers -a", hmp-commands-info.hx; RIP and HLT as
+    target/i386/cpu-dump.c prints them).
+    """
+    for i in range(samples):
+        if i:
+            time.sleep(gap_s)
+        reply = qmp.cmd('human-monitor-command',
+                        {'command-line': 'info registers -a'})
+        text = reply.get('return', '') if isinstance(reply, dict) else ''
+        cpus = []
+        for m in re.finditer(r'CPU#(\d+).*?RIP=([0-9a-f]+).*?HLT=(\d)', text, re.S):
+            cpus.append(f'cpu{m.group(1)} RIP {m.group(2)}'
+                        + (' halted' if m.group(3) == '1' else ''))
+        print(f'vm: vCPUs (sample {i + 1} of {samples}): '
+              + ('; '.join(cpus) or 'no answer'), file=sys.stderr)
+
+
 def dump(qmp, console, why):
     """SysRq 8, l, w; a key the guest did not take is sent again.
 
@@ -86,6 +111,7 @@ def dump(qmp, console, why):
     print(f'vm: {why}: asking the guest for its CPUs\' backtraces and '
           f'blocked tasks (SysRq {" ".join(k for k, _ in SYSRQ_KEYS)})',
           file=sys.stderr)
+    vcpu_pcs(qmp)
     for key, taken in SYSRQ_KEYS:
         for _ in range(3):
             mark = console_size(console)
