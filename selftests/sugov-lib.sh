@@ -355,13 +355,13 @@ slab_snapshot() {
 # and the test's own shells and readers open hundreds a cycle; it grew
 # by one slab (16 objects) in each half of 50-lifecycle's 10 cycles on a
 # loaded host.  No module of ours creates a file.  vmap_area is left out
-# because vfree() frees lazily: an area stays allocated as an
-# "unpurged vm_area" in /proc/vmallocinfo until lazy_max_pages() of them
-# (32 MB per log2 of the CPUs, mm/vmalloc.c) are purged at once, and
-# every module load and unload frees a few (the module's memory, its
-# init section); it grew by 14 objects per 5 cycles in a fresh-clone
-# run while the unpurged areas grew with it.  Our modules vmalloc
-# nothing; a kthread they leave running shows in task_struct.
+# because it counts the vmalloc space's free fragments as well as its
+# areas (mm/vmalloc.c splits a free vmap_area node on each allocation)
+# and the areas vfree() has not yet purged ("unpurged vm_area" in
+# /proc/vmallocinfo): module loads and unloads move both, and it grew by
+# 14 objects per 5 cycles in both halves of one fresh-clone run and by
+# none in the next.  Our modules vmalloc nothing; a kthread they leave
+# running shows in task_struct.
 slab_steady_growth() {
 	awk 'FILENAME == ARGV[1] { a[$1] = $2; next }
 	     FILENAME == ARGV[2] { b[$1] = $2; next }
