@@ -288,6 +288,8 @@ check_load() {
 	MAXP=$(cat $C0/max_p_khz) MAXB=$(cat $C0/max_boost_khz)
 	MIDK=$(cat $C0/midpoint_khz) REF=$(cat $C0/reference_khz)
 	ktap_diag "caps: max_P $MAXP midpoint $MIDK max_boost $MAXB reference $REF"
+	# The table's step below the top
+	STEP=$(tr ' ' '\n' < $CPUFREQ/policy0/scaling_available_frequencies | grep . | sort -n | tail -n 2 | head -n 1)
 	# Every decision from now on, for the phases' checks
 	echo mono > $TRACE/trace_clock
 	echo 4096 > $TRACE/buffer_size_kb
@@ -729,6 +731,14 @@ check_side_order() {
 # margin; the measured busy fraction decides which phases count (a
 # loaded TCG host wakes idle vCPUs late, so stress-ng's duty cycle comes
 # out lower than asked).
+# With boost, max_P at the top runs at the boost frequency, and the
+# util it measures there can hold the top: a spell of stolen host time
+# (busy to a TCG guest) can leave it there, though the formula asks for
+# less on average (a loaded host: 82 % measured, 0.67 of the time at the
+# top, mean raw target 1.89 GHz; max_boost 0.05 GHz higher).  So when the
+# settled frequencies are not apart while max_P's mean raw target is
+# under the step below the top and max_boost's over it, the formula did
+# its part and the host decided: the phase does not count.
 # Catches: max_P and max_boost sharing one freq_max (sugov-P0's loss in
 # commit 976df7e5730e's tables would not reproduce).
 check_side_max_p_lower() {
@@ -747,6 +757,11 @@ check_side_max_p_lower() {
 		[ "$d" -le 5 ] && [ "$d" -ge -5 ] || continue
 		a=$(col $f 0 2) b=$(col $f 2 2)
 		[ "$st" = fail ] && continue
+		if [ $((a + 100000)) -gt "$b" ] && [ "$(col $f 0 4)" -lt "$STEP" ] &&
+		   [ "$(col $f 2 4)" -gt "$STEP" ]; then
+			[ "$st" = skip ] && why="the host's: $a and $b kHz at $(col $f 0 6) and $(col $f 2 6) % busy, though the mean raw targets $(col $f 0 4) and $(col $f 2 4) kHz lie either side of $STEP"
+			continue
+		fi
 		if [ $((a + 100000)) -le "$b" ]; then st=ok; else st=fail; fi
 		why="$a < $b kHz at $(col $f 0 6) and $(col $f 2 6) % busy"
 	done

@@ -140,6 +140,13 @@ MH=sugov_inv_measure.h
 run_one "shared: overutil-detect fed by the evaluating CPU alone (rule and formula alternate)" $MH \
 	's/^\t\tin->util_raw = max(in->util_raw, sugov_inv_est_busy(use));$/\t\tif (j_sgc == sgc)\n\t\t\tin->util_raw = sugov_inv_est_busy(use);/' 40-sugov-inv
 
+# freq_max (40-sugov-inv): max_P asks with max_boost's freq_max, sugov-P0
+# and sugov-maxboost of commit 976df7e5730e's tables one rule (the
+# partial-load check "max_P settles lower than max_boost" among others).
+RU=sugov_inv_rules.h
+run_one "freq_max: max_P asks with max_boost's freq_max" $RU \
+	'/^static inline u32 sugov_inv_fmax_khz(/,/^}/ s/^\t\treturn in->max_p_khz;$/\t\treturn in->max_boost_khz;/' 40-sugov-inv
+
 # Failure paths (85-fail-nth, the governor-switch group, debug kernel,
 # the subset of points make check fails): a planted missing unwind, the
 # policy data not freed when the worker or the tunables cannot be had;

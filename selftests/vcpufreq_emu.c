@@ -14,6 +14,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bits.h>
 #include <linux/cpufreq.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
@@ -81,6 +82,16 @@ MODULE_PARM_DESC(cppc_page,
 
 /* A stall takes at most this share of a period, in tenths. */
 #define VCPUFREQ_EMU_BUDGET_TENTHS	9
+/*
+ * Reads of one unchanged ktime_get_ns() after which a stall stops: with
+ * a clocksource that advances only with the tick (refined-jiffies), a
+ * spin in hard IRQ would wait for ever, and on the CPU that does the
+ * timekeeping, stop every CPU's clock with it (a stock 6.1 guest went
+ * silent in 15-emulation and took no SysRq key; cause not found).
+ * About half a second of reads under TCG, and no clocksource here holds
+ * one value that long.
+ */
+#define VCPUFREQ_EMU_STILL_READS	BIT(20)
 
 /*
  * Slowest emulated frequency, as a fraction of f_top: with 90 % of each
@@ -275,7 +286,8 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 						   struct vcpufreq_emu_cpu,
 						   timer);
 	struct vcpufreq_emu_fire fire;
-	u64 start, now, spin, entry, expires_ns;
+	u64 start, now, last, spin, entry, expires_ns;
+	unsigned int still = 0;
 
 	raw_spin_lock(&ec->lock);
 	ec->fires++;
@@ -310,8 +322,17 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 		 * and hands the host thread to another vCPU, which would make
 		 * the stall cost this CPU nothing.
 		 */
+		last = start;
 		do {
 			now = ktime_get_ns();
+			if (now != last) {
+				last = now;
+				still = 0;
+			} else if (++still > VCPUFREQ_EMU_STILL_READS) {
+				pr_warn_once("cpu%d: clock stood still in a stall (clocksource ticks with jiffies?): stall cut short\n",
+					     smp_processor_id());
+				break;
+			}
 		} while (now - start < spin);
 
 		raw_spin_lock(&ec->lock);
