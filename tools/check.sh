@@ -224,6 +224,12 @@ guest_run() {
 	guest_end "$rc" "$log"
 }
 
+# The debug kernel's guests' memory, MB.  kmemleak scans all of it, and
+# each of its checks scans twice: with 2048 MB (tools/vm/run's default)
+# a scan took 79 to 201 s on a loaded 2-core host, with 768 MB 19 to 63 s
+# (one boot each, three scans).  KASAN's shadow takes an eighth of it.
+DEBUG_MEM_MB=${DEBUG_MEM_MB:-768}
+
 # The guest parts run on each of Debian 12's LTS kernels: a part named
 # NAME on 6.1 (the default guest), NAME-6.12 on 6.12, and each kernel's
 # logs carry its suffix (check-debian.log, check-debian-6.12.log).
@@ -335,7 +341,7 @@ part_selftests_debug() { # SERIES
 		# over 5 s rather than 3, as this shell's own work keeps a CPU
 		# busy longer.  Each suite gets 900 s, not the settings file's
 		# 600.
-		guest_run "check-debug$sfx" 1800 --smp 2 \
+		guest_run "check-debug$sfx" 1800 --smp 2 --mem "$DEBUG_MEM_MB" \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 			-- env SELFTEST_TIMEOUT=900 IDLE_SETTLE_MS=5000 \
@@ -348,7 +354,7 @@ part_selftests_debug() { # SERIES
 		# fresh clone of 12bf99d, -8.03 % in one of 0f93728); the
 		# instruction-counted run below holds the model to 2 %.
 		if [ "$debug_emu" = 1 ]; then
-			guest_run "check-debug-emu$sfx" 900 --smp 2 \
+			guest_run "check-debug-emu$sfx" 900 --smp 2 --mem "$DEBUG_MEM_MB" \
 				--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 				--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
 				-- env EMU_ENERGY_TOL=15 sh selftests/run.sh '15-*.sh'
@@ -447,7 +453,7 @@ part_fail_nth() {
 		# The host's --timeout bounds the sweep: the suite's own limit
 		# counts guest time, which ran ahead of the wall clock (2.8
 		# times) in a loaded host's TCG guest.
-		"$top/tools/vm/run" --name check-fail-nth --timeout "$limit" --smp 2 \
+		"$top/tools/vm/run" --name check-fail-nth --timeout "$limit" --smp 2 --mem "$DEBUG_MEM_MB" \
 			--kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir" \
 			--append "$fn_append" \
 			--cpu qemu64,vendor=GenuineIntel,family=6,model=63 \
