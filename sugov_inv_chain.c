@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sugov_inv: the chain rule's glue.  Two tracepoint probes keep each
+ * CPU's hand-off record (sugov_inv_chain.h): sched_waking, on the waking
+ * CPU, notes a wake-up of another CPU's task, and sched_switch to the
+ * idle task judges whether the CPU handed off.  An evaluation of a
+ * single-CPU policy then raises its CPU's util to its chain's
+ * (sugov_inv_chain_raise(), rule 3 in sugov_inv_gov.c).
+ *
+ * The probes are registered while the governor runs on some policy:
+ * the first start takes them, the last stop drops them
+ * (sugov_inv_chain_get(), sugov_inv_chain_put()).
+ *
+ * Why tracepoints: the update_util hook is called for the woken task's
+ * CPU, often from the waker's CPU, but not when the waker goes idle, and
+ * it does not say who woke whom.  The two probes cost a per-CPU write per
+ * wake-up of another CPU's task and a test per context switch (one more
+ * write when the switch is to idle).  Model: the test driver's
+ * sched_switch probe (selftests/vcpufreq_emu.c, vcpufreq_emu_start()).
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "sugov_inv_chain.h"
+#include "sugov_inv_internal.h"
+#include "sugov_inv_rules.h"
+
+/* Each CPU's hand-off record; written by the CPU's own probes only */
+static DEFINE_PER_CPU(struct sugov_inv_chain, sugov_inv_chains);
+
+/*
+ * The rule's window, ns (0: off), from the chain_window_us tunable: the
+ * probes need it and cannot reach the tunables.  x86 has one tunables set
+ * (sugov_inv_tunables_attach()), so one value serves every policy.
+ */
+static u64 sugov_inv_chain_window_ns;
+
+/* Serializes the users count and the probes' registration */
+static DEFINE_MUTEX(sugov_inv_chain_lock);
+static unsigned int sugov_inv_chain_users;
+static struct tracepoint *sugov_inv_tp_waking;
+static struct tracepoint *sugov_inv_tp_switch;
+
+/*
+ * sched_waking, on the waking CPU with the wakee's pi_lock held and IRQs
+ * off (try_to_wake_up()); a task waking itself has IRQs on there, but it
+ * is its own CPU's task and leaves the record alone.  task_cpu() is where
+ * the wakee last ran: where it will run is chosen later.
+ */
+static void sugov_inv_chain_waking_probe(void *data, struct task_struct *p)
+{
+	unsigned int cpu = smp_processor_id();
+	unsigned int wakee_cpu = task_cpu(p);
+
+	if (wakee_cpu == cpu || !READ_ONCE(sugov_inv_chain_window_ns))
+		return;
+	sugov_inv_chain_waking(this_cpu_ptr(&sugov_inv_chains), local_clock(),
+			       cpu, wakee_cpu);
+}
+
+/* sched_switch, rq lock held, IRQs off: only a switch to idle counts */
+static void sugov_inv_chain_switch_probe(void *data, bool preempt,
+					 struct task_struct *prev,
+					 struct task_struct *next,
+					 unsigned int prev_state)
+{
+	u64 window_ns;
+
+	if (!is_idle_task(next))
+		return;
+	window_ns = READ_ONCE(sugov_inv_chain_window_ns);
+	if (!window_ns)
+		return;
+	sugov_inv_chain_idle(this_cpu_ptr(&sugov_inv_chains), local_clock(),
+			     window_ns);
+}
+
+static void sugov_inv_chain_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_waking"))
+		sugov_inv_tp_waking = tp;
+	else if (!strcmp(tp->name, "sched_switch"))
+		sugov_inv_tp_switch = tp;
+}
+
+/**
+ * sugov_inv_chain_set_window() - set the rule's window
+ * @window_us: the chain_window_us tunable, us (0: the rule is off)
+ *
+ * The probes and the evaluations use the new window from their next call.
+ *
+ * Context: process (governor start, the tunable's store).
+ */
+void sugov_inv_chain_set_window(unsigned int window_us)
+{
+	WRITE_ONCE(sugov_inv_chain_window_ns, (u64)window_us * NSEC_PER_USEC);
+}
+
+/**
+ * sugov_inv_chain_get() - take the probes for a starting policy
+ *
+ * Description: The first user finds the two scheduler tracepoints,
+ * clears every CPU's record and registers the probes; the others only
+ * count.
+ *
+ * Context: process (governor start); sleeps.
+ * Return: 0; -ENODEV when the kernel has no sched_waking or sched_switch
+ * tracepoint; tracepoint_probe_register()'s error (-ENOMEM).  Nothing
+ * is registered or counted on error.
+ */
+int sugov_inv_chain_get(void)
+{
+	unsigned int cpu;
+	int ret = 0;
+
+	mutex_lock(&sugov_inv_chain_lock);
+	if (sugov_inv_chain_users) {
+		sugov_inv_chain_users++;
+		goto out;
+	}
+
+	if (!sugov_inv_tp_waking || !sugov_inv_tp_switch)
+		for_each_kernel_tracepoint(sugov_inv_chain_find_tp, NULL);
+	if (!sugov_inv_tp_waking || !sugov_inv_tp_switch) {
+		pr_err("no sched_waking or sched_switch tracepoint\n");
+		ret = -ENODEV;
+		goto out;
+	}
+
+	/* No probe runs: the last put waited for them */
+	for_each_possible_cpu(cpu)
+		sugov_inv_chain_reset(per_cpu_ptr(&sugov_inv_chains, cpu));
+
+	ret = tracepoint_probe_register(sugov_inv_tp_waking,
+					sugov_inv_chain_waking_probe, NULL);
+	if (ret)
+		goto out;
+	ret = tracepoint_probe_register(sugov_inv_tp_switch,
+					sugov_inv_chain_switch_probe, NULL);
+	if (ret) {
+		tracepoint_probe_unregister(sugov_inv_tp_waking,
+					    sugov_inv_chain_waking_probe, NULL);
+		/* The record is cleared again at the next first get */
+		tracepoint_synchronize_unregister();
+		goto out;
+	}
+	sugov_inv_chain_users = 1;
+out:
+	mutex_unlock(&sugov_inv_chain_lock);
+	if (ret)
+		pr_err("chain probes: %d\n", ret);
+	return ret;
+}
+
+/**
+ * sugov_inv_chain_put() - drop a stopping policy's use of the probes
+ *
+ * Description: The last user unregisters them and waits until no probe
+ * runs any more, so that the module (and its per-CPU records) can go
+ * once the governor has stopped everywhere.
+ *
+ * Context: process (governor stop); sleeps.
+ */
+void sugov_inv_chain_put(void)
+{
+	mutex_lock(&sugov_inv_chain_lock);
+	if (WARN_ON_ONCE(!sugov_inv_chain_users))
+		goto out;
+	if (--sugov_inv_chain_users)
+		goto out;
+	tracepoint_probe_unregister(sugov_inv_tp_switch,
+				    sugov_inv_chain_switch_probe, NULL);
+	tracepoint_probe_unregister(sugov_inv_tp_waking,
+				    sugov_inv_chain_waking_probe, NULL);
+	/* Waits for a probe still running on another CPU */
+	tracepoint_synchronize_unregister();
+out:
+	mutex_unlock(&sugov_inv_chain_lock);
+}
+
+/*
+ * A copy of @cpu's record, each field read once: the other CPU's probes
+ * write it meanwhile (struct sugov_inv_chain says why that is enough).
+ */
+static void sugov_inv_chain_read(unsigned int cpu, struct sugov_inv_chain *c)
+{
+	const struct sugov_inv_chain *src = per_cpu_ptr(&sugov_inv_chains, cpu);
+
+	c->handoff_ns = READ_ONCE(src->handoff_ns);
+	c->gap_avg_ns = READ_ONCE(src->gap_avg_ns);
+	c->share = READ_ONCE(src->share);
+	c->target_cpu = READ_ONCE(src->target_cpu);
+}
+
+/*
+ * @cpu's smoothed busy fraction, or 0 when it is not one of ours, has not
+ * measured, or its estimate is older than @period_ns allows.  Its
+ * policy data is not dereferenced: a policy stopping on it may free it.
+ * Its window is written by its own hook under its own rq lock: each field
+ * read once, as the debugfs summary does.
+ */
+static u32 sugov_inv_chain_partner_busy(unsigned int cpu, u64 time,
+					u64 period_ns)
+{
+	const struct sugov_inv_cpu *p = per_cpu_ptr(&sugov_inv_cpus, cpu);
+
+	if (!READ_ONCE(p->sgp) || !READ_ONCE(p->measured))
+		return 0;
+	return sugov_inv_chain_fresh_busy(sugov_inv_est_round(READ_ONCE(p->win.est.util_raw_fp)),
+					  time, READ_ONCE(p->win.time),
+					  period_ns);
+}
+
+/**
+ * sugov_inv_chain_raise() - a chained CPU's util: its chain's (rule 3)
+ * @sgc: the CPU evaluated, of a single-CPU policy
+ * @time: the hook's time, ns (rq clock)
+ * @in: the evaluation's inputs, its own util already in; raised in place
+ *
+ * When @sgc's CPU and the CPU it last handed off to form a chain
+ * (sugov_inv_chain_linked()), @in->util_inv and @in->util_raw become
+ * at least the sum of the two CPUs' busy fractions, capped at capacity
+ * (sugov_inv_chain_util()).  The partner's estimate counts only while it
+ * is current: it measures at least every sampling period while it runs,
+ * and a partner in a live chain runs within every two windows.
+ *
+ * Context: the update_util hook (rq lock held, IRQs off).
+ * Return: true when the chain raised either util.
+ */
+bool sugov_inv_chain_raise(const struct sugov_inv_cpu *sgc, u64 time,
+			   struct sugov_inv_in *in)
+{
+	u64 window_ns = READ_ONCE(sugov_inv_chain_window_ns);
+	struct sugov_inv_chain a, b;
+	u32 partner_busy, util_inv, util_raw;
+	u64 period_ns;
+	int partner;
+
+	if (!window_ns)
+		return false;
+	sugov_inv_chain_read(sgc->cpu, &a);
+	partner = a.target_cpu;
+	if (partner < 0 || partner >= nr_cpu_ids || !cpu_online(partner))
+		return false;
+	sugov_inv_chain_read(partner, &b);
+	if (!sugov_inv_chain_linked(&a, sgc->cpu, &b, partner, time, window_ns))
+		return false;
+
+	period_ns = max_t(u64, window_ns,
+			  READ_ONCE(sgc->sgp->sample_period_ns));
+	partner_busy = sugov_inv_chain_partner_busy(partner, time, period_ns);
+	util_inv = sugov_inv_chain_util(in->util_inv, in->util_raw,
+					partner_busy);
+	util_raw = sugov_inv_chain_util(in->util_raw, in->util_raw,
+					partner_busy);
+	if (util_inv == in->util_inv && util_raw == in->util_raw)
+		return false;
+	in->util_inv = util_inv;
+	in->util_raw = util_raw;
+	return true;
+}
