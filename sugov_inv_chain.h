@@ -224,7 +224,7 @@ static inline bool sugov_inv_chain_linked(const struct sugov_inv_chain *a,
  * @own: the CPU's own util (invariant or not: what the formula would use)
  * @own_busy: the CPU's own busy fraction, capacity units
  * @partner_busy: its partner's busy fraction over the same time
- *	(0 when unknown or stale: the rule then only keeps @own)
+ *	(0 when unknown or stale: then @own, unchanged)
  *
  * The chain runs one serial load, so its demand is the sum of its CPUs'
  * busy fractions, capped at capacity: a chain whose CPUs between them
@@ -237,8 +237,12 @@ static inline bool sugov_inv_chain_linked(const struct sugov_inv_chain *a,
 static inline u32 sugov_inv_chain_util(u32 own, u32 own_busy,
 				       u32 partner_busy)
 {
-	u32 sum = min_t(u64, (u64)own_busy + partner_busy, SUGOV_INV_CAP);
+	u32 sum;
 
+	/* Without the partner's share the CPU's own busy is no chain's */
+	if (!partner_busy)
+		return own;
+	sum = min_t(u64, (u64)own_busy + partner_busy, SUGOV_INV_CAP);
 	return max(own, sum);
 }
 
