@@ -38,9 +38,12 @@
 static DEFINE_PER_CPU(struct sugov_inv_chain, sugov_inv_chains);
 
 /*
- * The rule's window, ns (0: off), from the chain_window_us tunable: the
- * probes need it and cannot reach the tunables.  x86 has one tunables set
- * (sugov_inv_tunables_attach()), so one value serves every policy.
+ * The window the probes judge hand-offs by, ns (0: off), from the
+ * chain_window_us tunable: the probes cannot reach the tunables.  x86 has
+ * one tunables set (sugov_inv_tunables_attach()), so one value serves
+ * every policy; with a set per policy (a driver's choice, which the test
+ * driver can make) the set last started or written wins here, and each
+ * evaluation judges links by its own set's window.
  */
 static u64 sugov_inv_chain_window_ns;
 
@@ -239,7 +242,8 @@ static u32 sugov_inv_chain_partner_busy(unsigned int cpu, u64 time,
 bool sugov_inv_chain_raise(const struct sugov_inv_cpu *sgc, u64 time,
 			   struct sugov_inv_in *in)
 {
-	u64 window_ns = READ_ONCE(sugov_inv_chain_window_ns);
+	u64 window_ns = (u64)READ_ONCE(sgc->sgp->tunables->chain_window_us) *
+			NSEC_PER_USEC;
 	struct sugov_inv_chain a, b;
 	u32 partner_busy, util_inv, util_raw;
 	u64 period_ns;
