@@ -8,8 +8,9 @@
  * (sugov_inv_chain_raise(), rule 3 in sugov_inv_gov.c).
  *
  * The probes are registered while the governor runs on some policy:
- * the first start takes them, the last stop drops them
- * (sugov_inv_chain_get(), sugov_inv_chain_put()).
+ * the first start has them registered, the last stop removed, from a
+ * work item (sugov_inv_chain_get(), sugov_inv_chain_put(); why a work
+ * item: at sugov_inv_chain_users).
  *
  * Why tracepoints: the update_util hook is called for the woken task's
  * CPU, often from the waker's CPU, but not when the waker goes idle, and
@@ -21,7 +22,9 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -29,6 +32,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 
 #include "sugov_inv_chain.h"
 #include "sugov_inv_internal.h"
@@ -47,9 +51,21 @@ static DEFINE_PER_CPU(struct sugov_inv_chain, sugov_inv_chains);
  */
 static u64 sugov_inv_chain_window_ns;
 
-/* Serializes the users count and the probes' registration */
+/*
+ * How many policies run the governor (sugov_inv_chain_get() and _put()),
+ * and whether the probes are registered, which follows it from a work
+ * item.  The governor starts and stops in CPU hotplug callbacks, with
+ * cpu_hotplug_lock held for writing by the task driving the hotplug
+ * (cpufreq_offline() restarts a shared policy's governor there), while
+ * registering the first probe of a tracepoint, or removing the last,
+ * flips its static key, which takes cpus_read_lock()
+ * (static_key_enable(), kernel/jump_label.c): done in place, the hotplug
+ * would deadlock.
+ */
+static atomic_t sugov_inv_chain_users = ATOMIC_INIT(0);
+/* Serializes the work with module exit; protects the fields below */
 static DEFINE_MUTEX(sugov_inv_chain_lock);
-static unsigned int sugov_inv_chain_users;
+static bool sugov_inv_chain_registered;
 static struct tracepoint *sugov_inv_tp_waking;
 static struct tracepoint *sugov_inv_tp_switch;
 
@@ -108,85 +124,127 @@ void sugov_inv_chain_set_window(unsigned int window_us)
 	WRITE_ONCE(sugov_inv_chain_window_ns, (u64)window_us * NSEC_PER_USEC);
 }
 
-/**
- * sugov_inv_chain_get() - take the probes for a starting policy
- *
- * Description: The first user finds the two scheduler tracepoints,
- * clears every CPU's record and registers the probes; the others only
- * count.
- *
- * Context: process (governor start); sleeps.
- * Return: 0; -ENODEV when the kernel has no sched_waking or sched_switch
- * tracepoint; tracepoint_probe_register()'s error (-ENOMEM).  Nothing
- * is registered or counted on error.
- */
-int sugov_inv_chain_get(void)
+/* Register the probes, on a clean record; -errno with none registered */
+static int sugov_inv_chain_register(void)
 {
 	unsigned int cpu;
-	int ret = 0;
+	int ret;
 
-	mutex_lock(&sugov_inv_chain_lock);
-	if (sugov_inv_chain_users) {
-		sugov_inv_chain_users++;
-		goto out;
-	}
+	lockdep_assert_held(&sugov_inv_chain_lock);
 
 	if (!sugov_inv_tp_waking || !sugov_inv_tp_switch)
 		for_each_kernel_tracepoint(sugov_inv_chain_find_tp, NULL);
-	if (!sugov_inv_tp_waking || !sugov_inv_tp_switch) {
-		pr_err("no sched_waking or sched_switch tracepoint\n");
-		ret = -ENODEV;
-		goto out;
-	}
+	if (!sugov_inv_tp_waking || !sugov_inv_tp_switch)
+		return -ENODEV;
 
-	/* No probe runs: the last put waited for them */
+	/* No probe runs: none was registered, or the last unregister waited */
 	for_each_possible_cpu(cpu)
 		sugov_inv_chain_reset(per_cpu_ptr(&sugov_inv_chains, cpu));
 
 	ret = tracepoint_probe_register(sugov_inv_tp_waking,
 					sugov_inv_chain_waking_probe, NULL);
 	if (ret)
-		goto out;
+		return ret;
 	ret = tracepoint_probe_register(sugov_inv_tp_switch,
 					sugov_inv_chain_switch_probe, NULL);
 	if (ret) {
 		tracepoint_probe_unregister(sugov_inv_tp_waking,
 					    sugov_inv_chain_waking_probe, NULL);
-		/* The record is cleared again at the next first get */
 		tracepoint_synchronize_unregister();
-		goto out;
 	}
-	sugov_inv_chain_users = 1;
-out:
-	mutex_unlock(&sugov_inv_chain_lock);
-	if (ret)
-		pr_err("chain probes: %d\n", ret);
 	return ret;
 }
 
-/**
- * sugov_inv_chain_put() - drop a stopping policy's use of the probes
- *
- * Description: The last user unregisters them and waits until no probe
- * runs any more, so that the module (and its per-CPU records) can go
- * once the governor has stopped everywhere.
- *
- * Context: process (governor stop); sleeps.
- */
-void sugov_inv_chain_put(void)
+static void sugov_inv_chain_unregister(void)
 {
-	mutex_lock(&sugov_inv_chain_lock);
-	if (WARN_ON_ONCE(!sugov_inv_chain_users))
-		goto out;
-	if (--sugov_inv_chain_users)
-		goto out;
+	lockdep_assert_held(&sugov_inv_chain_lock);
+
 	tracepoint_probe_unregister(sugov_inv_tp_switch,
 				    sugov_inv_chain_switch_probe, NULL);
 	tracepoint_probe_unregister(sugov_inv_tp_waking,
 				    sugov_inv_chain_waking_probe, NULL);
 	/* Waits for a probe still running on another CPU */
 	tracepoint_synchronize_unregister();
-out:
+}
+
+/*
+ * Bring the probes in line with the users count.  A failed registration
+ * leaves the rule without records (no CPU has a target: no chain) and is
+ * tried again at the next start or stop.
+ */
+static void sugov_inv_chain_sync(struct work_struct *work)
+{
+	bool want;
+	int ret;
+
+	mutex_lock(&sugov_inv_chain_lock);
+	want = atomic_read(&sugov_inv_chain_users) > 0;
+	if (want && !sugov_inv_chain_registered) {
+		ret = sugov_inv_chain_register();
+		if (ret)
+			pr_err("chain rule off: no sched_waking and sched_switch probes: %d\n",
+			       ret);
+		else
+			sugov_inv_chain_registered = true;
+	} else if (!want && sugov_inv_chain_registered) {
+		sugov_inv_chain_unregister();
+		sugov_inv_chain_registered = false;
+	}
+	mutex_unlock(&sugov_inv_chain_lock);
+}
+
+static DECLARE_WORK(sugov_inv_chain_work, sugov_inv_chain_sync);
+
+/**
+ * sugov_inv_chain_get() - a policy starts: the probes are wanted
+ *
+ * Description: The first user has the probes registered, on cleared
+ * records, from a work item (sugov_inv_chain_users says why not here):
+ * the rule sees hand-offs from a moment after the start.
+ *
+ * Context: process (governor start, possibly in a CPU hotplug callback).
+ */
+void sugov_inv_chain_get(void)
+{
+	if (atomic_inc_return(&sugov_inv_chain_users) == 1)
+		schedule_work(&sugov_inv_chain_work);
+}
+
+/**
+ * sugov_inv_chain_put() - a policy stops: drop its use of the probes
+ *
+ * Description: The last user has them unregistered from the work item;
+ * sugov_inv_chain_exit() makes sure they are gone before the module is.
+ *
+ * Context: process (governor stop, possibly in a CPU hotplug callback).
+ */
+void sugov_inv_chain_put(void)
+{
+	int users = atomic_dec_return(&sugov_inv_chain_users);
+
+	if (WARN_ON_ONCE(users < 0))
+		atomic_set(&sugov_inv_chain_users, 0);
+	else if (!users)
+		schedule_work(&sugov_inv_chain_work);
+}
+
+/**
+ * sugov_inv_chain_exit() - no probe may outlive the module
+ *
+ * Description: Waits for a pending registration change and removes the
+ * probes if they are still there (no policy runs the governor once it is
+ * unregistered, so none can ask for them again).
+ *
+ * Context: module exit, after cpufreq_unregister_governor(); sleeps.
+ */
+void sugov_inv_chain_exit(void)
+{
+	flush_work(&sugov_inv_chain_work);
+	mutex_lock(&sugov_inv_chain_lock);
+	if (sugov_inv_chain_registered) {
+		sugov_inv_chain_unregister();
+		sugov_inv_chain_registered = false;
+	}
 	mutex_unlock(&sugov_inv_chain_lock);
 }
 

@@ -629,13 +629,10 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 	struct freq_inv_caps caps;
 	unsigned int cpu, nocaps = 0;
 	bool keep;
-	int ret;
 
-	/* Rule 3's probes, before anything of the start can need undoing */
+	/* Rule 3's probes */
 	sugov_inv_chain_set_window(READ_ONCE(sgp->tunables->chain_window_us));
-	ret = sugov_inv_chain_get();
-	if (ret)
-		return ret;
+	sugov_inv_chain_get();
 
 	sugov_inv_set_rate_limit(sgp, sgp->tunables);
 	sgp->last_freq_update_ns = 0;
@@ -799,6 +796,7 @@ module_init(sugov_inv_module_init);
 static void __exit sugov_inv_module_exit(void)
 {
 	cpufreq_unregister_governor(&sugov_inv_gov);
+	sugov_inv_chain_exit();
 	sugov_inv_pm_exit();
 	sugov_inv_debugfs_exit();
 }

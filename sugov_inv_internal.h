@@ -356,8 +356,9 @@ int __init sugov_inv_check_params(void);
 /* sugov_inv_chain.c */
 struct sugov_inv_in;
 void sugov_inv_chain_set_window(unsigned int window_us);
-int sugov_inv_chain_get(void);
+void sugov_inv_chain_get(void);
 void sugov_inv_chain_put(void);
+void sugov_inv_chain_exit(void);
 bool sugov_inv_chain_raise(const struct sugov_inv_cpu *sgc, u64 time,
 			   struct sugov_inv_in *in);
 
