@@ -29,6 +29,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/seq_file.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -260,6 +261,43 @@ static void sugov_inv_chain_read(unsigned int cpu, struct sugov_inv_chain *c)
 	c->gap_avg_ns = READ_ONCE(src->gap_avg_ns);
 	c->share = READ_ONCE(src->share);
 	c->target_cpu = READ_ONCE(src->target_cpu);
+}
+
+/**
+ * sugov_inv_chain_show() - the chain records, for debugfs
+ * @m: the seq_file of sugov_inv/chain
+ *
+ * Description: Whether the probes are registered, the window, and per
+ * possible CPU its target (-1: none), share of hand-offs (of 1024),
+ * average gap (us), the age of its last hand-off (us) and whether its
+ * link is live now.  Read without the CPUs' cooperation: a snapshot of
+ * each field, not of the set.
+ *
+ * Context: process (a debugfs read).
+ */
+void sugov_inv_chain_show(struct seq_file *m)
+{
+	u64 window_ns = READ_ONCE(sugov_inv_chain_window_ns);
+	u64 now = local_clock();
+	struct sugov_inv_chain c;
+	unsigned int cpu;
+
+	/* Without the work's lock: a diagnostic may read a stale state */
+	seq_printf(m, "# probes %s window_us %llu\n",
+		   data_race(sugov_inv_chain_registered) ? "registered" : "off",
+		   div_u64(window_ns, NSEC_PER_USEC));
+	seq_puts(m, "# cpu target share gap_avg_us handoff_age_us live\n");
+	for_each_possible_cpu(cpu) {
+		sugov_inv_chain_read(cpu, &c);
+		seq_printf(m, "%u %d %u %llu %llu %d\n", cpu, c.target_cpu,
+			   c.share,
+			   c.gap_avg_ns == U64_MAX ? 0 :
+			   div_u64(c.gap_avg_ns, NSEC_PER_USEC),
+			   c.target_cpu == SUGOV_INV_CHAIN_NO_CPU ? 0 :
+			   div_u64(sugov_inv_chain_since(now, c.handoff_ns),
+				   NSEC_PER_USEC),
+			   sugov_inv_chain_live(&c, now, window_ns));
+	}
 }
 
 /*

@@ -3,8 +3,8 @@
  * sugov_inv: the per-CPU summary in debugfs, sugov_inv/summary: each
  * CPU's counters (evaluations, rate-limited returns, windows, requests by
  * reason), its last estimate and decision, and how often the chain rule
- * raised its util.  Columns are documented in
- * Documentation/ABI/testing/debugfs-sugov_inv.
+ * raised its util; and the chain rule's records, sugov_inv/chain.
+ * Columns are documented in Documentation/ABI/testing/debugfs-sugov_inv.
  */
 
 #include <linux/debugfs.h>
@@ -61,8 +61,16 @@ static int sugov_inv_summary_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sugov_inv_summary);
 
+/* The chain rule's per-CPU records (sugov_inv_chain_show()) */
+static int sugov_inv_chain_dbg_show(struct seq_file *m, void *unused)
+{
+	sugov_inv_chain_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sugov_inv_chain_dbg);
+
 /**
- * sugov_inv_debugfs_init() - create sugov_inv/summary
+ * sugov_inv_debugfs_init() - create sugov_inv/summary and sugov_inv/chain
  *
  * Description: Optional: debugfs errors are not fatal (and not worth checking).
  *
@@ -73,6 +81,8 @@ void sugov_inv_debugfs_init(void)
 	sugov_inv_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("summary", 0444, sugov_inv_debugfs, NULL,
 			    &sugov_inv_summary_fops);
+	debugfs_create_file("chain", 0444, sugov_inv_debugfs, NULL,
+			    &sugov_inv_chain_dbg_fops);
 }
 
 /**
