@@ -281,10 +281,12 @@ void sugov_inv_chain_show(struct seq_file *m)
 	u64 now = local_clock();
 	struct sugov_inv_chain c;
 	unsigned int cpu;
+	bool registered;
 
-	/* Without the work's lock: a diagnostic may read a stale state */
+	/* Without the work's lock: a diagnostic may show a stale state */
+	registered = data_race(sugov_inv_chain_registered);
 	seq_printf(m, "# probes %s window_us %llu\n",
-		   data_race(sugov_inv_chain_registered) ? "registered" : "off",
+		   registered ? "registered" : "off",
 		   div_u64(window_ns, NSEC_PER_USEC));
 	seq_puts(m, "# cpu target share gap_avg_us handoff_age_us live\n");
 	for_each_possible_cpu(cpu) {
