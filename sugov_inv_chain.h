@@ -34,12 +34,19 @@
 /* A link dies this many windows after its CPU's last hand-off */
 #define SUGOV_INV_CHAIN_EXPIRY_WINDOWS	2
 /*
+ * A live link's average gap between hand-offs is at most this many
+ * windows, the expiry's bound: one window is too tight for a ping-pong of
+ * 2 ms turns at the lowest P-state, whose round trip is 9 ms and more
+ * (Documentation/chain-results.txt, the 4-vCPU ping-pong).
+ */
+#define SUGOV_INV_CHAIN_GAP_MAX_WINDOWS	2
+/*
  * A gap longer than this many windows counts as this many: a hand-off
- * after a pause then lifts the average gap above one window at once
- * (3/4 * avg + 8/4 windows), so the link waits for fresh hand-offs, and
+ * after a pause then lifts the average gap to 4 windows or more at once
+ * (3/4 * avg + 16/4 windows), so the link waits for fresh hand-offs, and
  * the average cannot overflow.
  */
-#define SUGOV_INV_CHAIN_GAP_CAP_WINDOWS	8
+#define SUGOV_INV_CHAIN_GAP_CAP_WINDOWS	16
 /* The averages' weights: 1/4 per hand-off (gap), 1/8 per idle entry (share) */
 #define SUGOV_INV_CHAIN_GAP_SHIFT	2
 #define SUGOV_INV_CHAIN_SHARE_SHIFT	3
@@ -173,8 +180,9 @@ static inline bool sugov_inv_chain_idle(struct sugov_inv_chain *c,
  * @now_ns: the evaluating CPU's clock
  * @window_ns: the rule's window (0: the rule is off)
  *
- * Live while the CPU hands off at least once a window on average, at
- * least every other idle entry of its is a hand-off, and its last
+ * Live while the CPU hands off at least once every
+ * SUGOV_INV_CHAIN_GAP_MAX_WINDOWS windows on average, at least every
+ * other idle entry of its is a hand-off, and its last
  * hand-off is at most SUGOV_INV_CHAIN_EXPIRY_WINDOWS windows old.  A
  * CPU that wakes a kworker now and then fails the first two; one whose
  * hand-offs stopped, the third.
@@ -189,7 +197,7 @@ static inline bool sugov_inv_chain_live(const struct sugov_inv_chain *c,
 	if (sugov_inv_chain_since(now_ns, c->handoff_ns) >
 	    SUGOV_INV_CHAIN_EXPIRY_WINDOWS * window_ns)
 		return false;
-	return c->gap_avg_ns <= window_ns &&
+	return c->gap_avg_ns <= SUGOV_INV_CHAIN_GAP_MAX_WINDOWS * window_ns &&
 	       c->share >= SUGOV_INV_CHAIN_SHARE_MIN;
 }
 

@@ -190,7 +190,7 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
  *     (sugov_inv_gather(), sugov_inv_gather_shared()).
  *  3. Chain: the CPU of a single-CPU policy that hands work off to
  *     another CPU, which hands it back (both wake a task of the other's
- *     and idle, once a chain_window_us or more often), takes the two
+ *     and idle, at least every two chain_window_us), takes the two
  *     CPUs' summed busy fraction, capped at capacity, as its util and busy
  *     fraction: a client and its server each keep a CPU half busy, and
  *     half of the chain's demand is what the formula would ask for.  It

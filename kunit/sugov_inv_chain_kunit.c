@@ -2,10 +2,10 @@
 /*
  * KUnit suite sugov_inv_chain: the chain rule of sugov_inv_chain.h
  * (Documentation/design.rst, "Chains of CPUs").  Detection: a CPU that
- * wakes another CPU's task and idles soon after, again and again, has a
- * live link to that CPU; one that wakes a kworker now and then, one whose
- * wake-ups stay on its own CPU, or one woken by a timer once in a long
- * while has none.  Two CPUs form a chain only when their live links point
+ * wakes another CPU's task and idles soon after, again and again (at
+ * least once every two windows on average), has a live link to that
+ * CPU; one that wakes a kworker now and then, one whose wake-ups stay on
+ * its own CPU, or one woken by a timer once in a long while has none.  Two CPUs form a chain only when their live links point
  * at each other.  Combination: the two busy fractions summed, capped at
  * 1024, never below the CPU's own util.  Expiry: a link dies two windows
  * after the last hand-off, and one hand-off after a pause does not revive
@@ -19,6 +19,7 @@
  * for the host with a stand-in for KUnit's macros, before its first run
  * in the guest):
  *  - the share test of a live link dropped, or the gap test
+ *  - the gap bound at 3 windows instead of 2
  *  - the expiry at 3 windows instead of 2
  *  - a chain without the mutual check (B's target not A)
  *  - the sum not capped at 1024, or allowed below the CPU's own util
@@ -61,8 +62,13 @@ static const struct chain_detect_case chain_detect_cases[] = {
 		.wake_every = 1, .lead_ns = NSEC_PER_MSEC, .wakee_cpu = 1,
 		.want_live = true,
 	}, {
-		.name = "a hand-off every 12 ms (over a window): not live",
-		.idle_entries = 50, .period_ns = 12 * NSEC_PER_MSEC,
+		.name = "a hand-off every 19 ms (under two windows): live",
+		.idle_entries = 50, .period_ns = 19 * NSEC_PER_MSEC,
+		.wake_every = 1, .lead_ns = NSEC_PER_MSEC, .wakee_cpu = 1,
+		.want_live = true,
+	}, {
+		.name = "a hand-off every 21 ms (over two windows): not live",
+		.idle_entries = 50, .period_ns = 21 * NSEC_PER_MSEC,
 		.wake_every = 1, .lead_ns = NSEC_PER_MSEC, .wakee_cpu = 1,
 	}, {
 		.name = "three hand-offs only: no history yet, not live",
