@@ -5,8 +5,9 @@
  * wakes another CPU's task and idles soon after, again and again (at
  * least once every two windows on average), has a live link to that
  * CPU; one that wakes a kworker now and then, one whose wake-ups stay on
- * its own CPU, or one woken by a timer once in a long while has none.  Two CPUs form a chain only when their live links point
- * at each other.  Combination: the two busy fractions summed, capped at
+ * its own CPU, or one woken by a timer once in a long while has none.
+ * Two CPUs form a chain only when their live links point at each other.
+ * Combination: the two busy fractions summed, capped at
  * 1024, never below the CPU's own util.  Expiry: a link dies two windows
  * after the last hand-off, and one hand-off after a pause does not revive
  * it.
