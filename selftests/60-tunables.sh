@@ -16,7 +16,7 @@
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
-ktap_plan 53
+ktap_plan 57
 unload_all
 ktap_dmesg_mark
 
