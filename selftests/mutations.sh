@@ -52,8 +52,8 @@ run_one() {
 	if [ "$kernel" = debug ]; then
 		kdir=$("$src/tools/kunit/build-kernel.sh" -q | tail -n 1) || {
 			echo "NO DEBUG KERNEL: $name"; bad=1; return; }
-		# 768 MB, as make check's debug guests (DEBUG_MEM_MB)
-		vmargs=(--smp 2 --mem 768 --kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir")
+		# make check's debug guests' memory (tools/check.sh)
+		vmargs=(--smp 2 --mem "${DEBUG_MEM_MB:-768}" --kernel "$kdir/arch/x86/boot/bzImage" --kdir "$kdir")
 	elif [ "$kernel" = icount ]; then
 		# -cpu max, as make check's emulation parts: no constant_tsc,
 		# so x86's TSC notifier is registered and the TSC check runs.
