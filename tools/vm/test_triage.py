@@ -68,6 +68,31 @@ INT3_LOADED = """\
 [   30.000300] Call Trace:
 [   30.000400]  schedule+0x27/0xf0
 """
+# A real 6.12 guest's console (2 vCPUs, the sched_switch event toggled
+# while the other CPU forks): the CPU patching __schedule's tracepoint
+# trapped on the int3 it had already replaced ("0f <1f> 44 00 00": the
+# nop is back in memory).
+INT3_STALE_HEAD = """\
+[    8.978892] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI
+[    8.979302] CPU: 0 UID: 0 PID: 153 Comm: sh Tainted: G           OE      6.12.118+deb12-amd64 #1  Debian 6.12.118-1~deb12u1
+[    8.979655] RIP: 0010:__schedule+0x339/0xbf0
+[    8.979791] Code: bc 48 89 45 b8 0f 85 42 07 00 00 41 83 7d 68 01 ba 01 00 00 00 75 0d 31 d2 41 80 bd d1 00 00 00 00 0f 95 c2 e9 70 03 00 00 0f <1f> 44 00 00 48 8b 83 88 0a 00 00 49 39 c5 74 4e 83 bb a8 0a 00 00
+[    8.980312] Call Trace:
+[    8.981350]  __cond_resched+0x48/0x70
+[    8.981413]  mutex_lock+0x12/0x30
+[    8.981435]  arch_static_call_transform+0x26/0xa0
+[    8.981451]  __static_call_update+0x17a/0x230
+"""
+# The same trap when the patching is vcpufreq's probe registration at
+# its load (the shape of CI's failure at fd33ecf: a cppc guest of 6.12
+# that died as vcpufreq loaded)
+INT3_STALE_OURS = INT3_STALE_HEAD + """\
+[    8.981492]  tracepoint_probe_register+0x1aa/0x390
+[    8.981512]  vcpufreq_emu_start+0x5d/0x80 [vcpufreq]
+[    8.981523]  vcpufreq_init+0x1ce/0x230 [vcpufreq]
+"""
+# An int3 that memory holds ("cc <1f>"): not the QEMU fault
+INT3_REAL_OURS = INT3_STALE_OURS.replace('0f <1f>', 'cc <1f>')
 S3_612 = """\
 4,900,40000000,-;WARNING: CPU: 2 PID: 24 at arch/x86/kernel/traps.c:1041 exc_debug_kernel+0x1a5/0x1c0
 4,901,40000010,-;Modules linked in: sugov_inv(OE) vcpufreq(OE) msr
@@ -141,6 +166,25 @@ class Rules(unittest.TestCase):
     def test_int3_after_load_is_known_fault(self):
         v, why = self.judge(125, [CONSOLE_UP, INT3_LOADED], [BOOT, LOAD])
         self.assertEqual((v, 'tcg-int3-text-poke' in why), ('retry', True))
+
+    def test_stale_int3_retried_with_frames_of_ours(self):
+        v, why = self.judge(125, [CONSOLE_UP, INT3_STALE_OURS], [BOOT, LOAD])
+        self.assertEqual((v, 'tcg-int3-text-poke' in why), ('retry', True))
+        # The same lines streamed to the kernel log too count once
+        kmsg = ''.join(f'4,{500 + i},{int(float(l[1:13]) * 1e6)},-;{l[15:]}\n'
+                       for i, l in enumerate(INT3_STALE_OURS.splitlines()))
+        self.assertEqual(self.judge(125, [CONSOLE_UP, INT3_STALE_OURS], [BOOT, LOAD, kmsg])[0], 'retry')
+
+    def test_int3_held_in_memory_not_retried(self):
+        texts = [l[15:] for l in INT3_REAL_OURS.splitlines()]
+        self.assertEqual(triage.int3_trapped_byte(texts), 'cc')
+        self.assertEqual(self.judge(125, [CONSOLE_UP, INT3_REAL_OURS], [BOOT, LOAD])[0], 'keep')
+        no_frame = INT3_STALE_HEAD.replace('0f <1f>', 'cc <1f>')
+        self.assertEqual(self.judge(125, [CONSOLE_UP, no_frame], [BOOT, LOAD])[0], 'keep')
+
+    def test_frame_of_ours_outside_stale_int3_not_retried(self):
+        # A WARN of ours before it is the first report after the load
+        self.assertEqual(self.judge(125, [CONSOLE_UP, FRAME, INT3_STALE_OURS], [BOOT, LOAD])[0], 'keep')
 
     def test_s3_eflags_after_load_is_known_fault(self):
         v, why = self.judge(125, [CONSOLE_UP], [BOOT, LOAD, S3_612])
