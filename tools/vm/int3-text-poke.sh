@@ -5,7 +5,8 @@
 # multi-threaded TCG (tools/vm/triage.py's tcg-int3-text-poke): N
 # (default 300) rounds of enabling and disabling the sched_switch and
 # sched_waking events and of loading and unloading vcpufreq, whose
-# sched_switch probe patches the same site, while the other CPU forks.
+# sched_switch probe patches the same site, while CPU 1 forks.  With
+# "events" after N, no module is loaded: the kernel's own events only.
 # Each toggle patches __schedule's tracepoint with text_poke_bp(); on
 # Debian's 6.12 (2 vCPUs, 2026-12-07) 8 guests of 9 died in an "int3"
 # Oops at __schedule+0x339 whose Code: bytes show the nop or jump back
@@ -27,8 +28,9 @@ while [ $i -lt "$n" ]; do
 	echo 1 > $ev/sched_waking/enable
 	echo 0 > $ev/sched_switch/enable
 	echo 0 > $ev/sched_waking/enable
-	insmod /sugov/selftests/vcpufreq.ko preset=epyc-7742 2>/dev/null && rmmod vcpufreq
+	[ "$2" = events ] ||
+		{ insmod /sugov/selftests/vcpufreq.ko preset=epyc-7742 && rmmod vcpufreq; }
 	i=$((i + 1))
 done
 kill $fork
-echo "int3-text-poke: $i rounds without a stale int3"
+echo "int3-text-poke: $i rounds${2:+ ($2)} without a stale int3"
