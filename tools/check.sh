@@ -195,7 +195,7 @@ guest_end() {
 	123) last=$(tr -d '\r' < "$2" | grep -av '^\[ *[0-9]*\.[0-9]*\] \|^vm: \|^ *$' | tail -n 1)
 		echo "not ok 997 guest hung: $(tr -d '\r' < "$2" | sed -n 's/^vm: console //p' | tail -n 1); the last line of ours before: ${last:0:160}$kept" >> "$2" ;;
 	125) last=$(tr -d '\r' < "$2" | grep -aE "$crash_re" | tail -n 1)
-		[ -n "$last" ] || last=$(tr -d '\r' < "$2" | grep -v '^[[:space:]]*$' | grep -v '^vm: qmp:\|^vm: not booted again:' | tail -n 1)
+		[ -n "$last" ] || last=$(tr -d '\r' < "$2" | grep -v '^[[:space:]]*$' | grep -v '^vm: ' | tail -n 1)
 		qmp=$(grep -a '^vm: qmp:' "$2" | tail -n 1)
 		echo "not ok 998 guest stopped without an exit status (${qmp#vm: qmp: }); its console last: ${last:0:160}$kept" >> "$2" ;;
 	esac
