@@ -142,14 +142,19 @@ limit_judge() {
 			late[i] = $0
 	  } }
 	END {
+		slow = -1
 		for (i = 1; i <= n; i++) {
 			if (!(i in first))
 				{ printf "%s: no request %s %s after %s\n", name[i], cmp, k, what; bad = 1 }
 			else if (first[i] > u[i] + ms * 1000000)
 				{ printf "%s: request %s %s came %d ms after %s returned\n", name[i], cmp, k, (first[i] - u[i]) / 1000000, what; bad = 1 }
+			if ((i in first) && first[i] - u[i] > slow)
+				{ slow = first[i] - u[i]; slowest = name[i] }
 			if (i in late)
 				{ printf "%s: after %s, a request beyond it: %s\n", name[i], what, late[i]; bad = 1 }
 		}
+		if (!bad && slow >= 0)
+			printf "slowest: %s, %d ms after %s returned (limit %d ms)\n", slowest, slow / 1000000, what, ms
 		exit bad
 	}' /tmp/sgt-lim $VCF/requests
 }
@@ -211,7 +216,7 @@ for shared in 0 1; do
 	# the latest one rate limit after its first evaluation (which the
 	# limits change brings forward, and which this shell's own work may
 	# still find busy, then one more): allow SETTLE_MS.
-	ktap_check "$tag: scaling_min_freq lowered back to $LOW at light load: below the old minimum within $((SETTLE_MS / 1000)).$((SETTLE_MS % 1000 / 100)) s" \
+	ktap_check_v "$tag: scaling_min_freq lowered back to $LOW at light load: below the old minimum within $((SETTLE_MS / 1000)).$((SETTLE_MS % 1000 / 100)) s" \
 		limit_case scaling_min_freq $LOW lt 3000000 "$SETTLE_MS"
 	load_stop
 
