@@ -140,9 +140,9 @@ settled_freq() {
 
 # The tracepoint's decisions in the settled part of the phase, up to its
 # end: the load's, not those of the tail that phase_end's own commands
-# run in while the estimates decay (in a stock 6.12 guest, all 58 of
-# check 27's off-rule decisions came in that tail, the CI failure of
-# e5e8edc's gate).
+# run in while the estimates decay (in two stock 6.12 guests, 41 of 41
+# and 46 of 55 of check 27's off-rule decisions came in that tail; it
+# failed e5e8edc's gate).
 settled_decisions() {
 	awk -v t0="$PH_T0" -v t1="$PH_T1" -v pct=$SETTLE_PCT -v pts="$PH_TS" '
 	BEGIN { ts = pts != "" ? pts : t1 - (t1 - t0) * pct / 100 }
@@ -885,8 +885,9 @@ check_shared_top() {
 # phase's end is read, decays below the threshold for every CPU's
 # decisions alike.  Until the settled half ended at the phase's end it
 # counted the tail after it too, where the busy fraction decays as it
-# should: 7 % to 54 % off (the CI failure at e5e8edc), all of the off
-# decisions in that tail.  Up to the end (stock 6.12, one guest each):
+# should: 7 % to 54 % off (the failure of e5e8edc's gate), 87 of the 96
+# off decisions of two guests in that tail.  Up to the end (stock 6.12,
+# one guest each):
 # 0 of 67 and 9 of 108 off, the 9 in stress-ng's last 15 ms.  Fewer
 # than 5 decisions of the other CPUs say nothing.
 check_shared_overutil() {

@@ -181,19 +181,22 @@ first_kernel_report() { # CONSOLE-LOG
 # last thing the console showed.
 # The console lines that say how a guest died
 crash_re='Kernel panic|BUG:|Oops|general protection|WARNING:'
+# vm_said PREFIX LOG: the rest of tools/vm/run's last "vm: PREFIX" line
+vm_said() { tr -d '\r' < "$2" | sed -n "s/^vm: $1//p" | tail -n 1; }
 guest_end() {
 	local last qmp kept
 	[ -s "$2" ] || failed_part "guest did not boot" "$2"
 	# A console cut off mid-line would swallow the verdict below
 	[ -z "$(tail -c 1 "$2")" ] || echo >> "$2"
 	# Why tools/vm/run did not boot it again, when it did not
-	kept=$(tr -d '\r' < "$2" | sed -n 's/^vm: not booted again: //p' | tail -n 1)
+	kept=$(vm_said "not booted again: " "$2")
 	[ -z "$kept" ] || kept="; not booted again: ${kept:0:160}"
 	case $1 in
 	124) echo "not ok 999 guest killed at the time limit" >> "$2" ;;
-	122) echo "not ok 996 guest's boot stopped making progress: $(tr -d '\r' < "$2" | sed -n 's/^vm: boot stalled: //p' | tail -n 1 | cut -c1-160)$kept" >> "$2" ;;
+	122) last=$(vm_said "boot stalled: " "$2")
+		echo "not ok 996 guest's boot stopped making progress: ${last:0:160}$kept" >> "$2" ;;
 	123) last=$(tr -d '\r' < "$2" | grep -av '^\[ *[0-9]*\.[0-9]*\] \|^vm: \|^ *$' | tail -n 1)
-		echo "not ok 997 guest hung: $(tr -d '\r' < "$2" | sed -n 's/^vm: console //p' | tail -n 1); the last line of ours before: ${last:0:160}$kept" >> "$2" ;;
+		echo "not ok 997 guest hung: $(vm_said "console " "$2"); the last line of ours before: ${last:0:160}$kept" >> "$2" ;;
 	125) last=$(tr -d '\r' < "$2" | grep -aE "$crash_re" | tail -n 1)
 		[ -n "$last" ] || last=$(tr -d '\r' < "$2" | grep -v '^[[:space:]]*$' | grep -v '^vm: ' | tail -n 1)
 		qmp=$(grep -a '^vm: qmp:' "$2" | tail -n 1)

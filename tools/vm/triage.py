@@ -17,11 +17,10 @@ A guest boots once more only
   (b) when it died or hung before any module of ours was loaded;
 and never when any log shows a stack frame of ours ("fn+0x1c/0x90
 [sugov_inv]") outside a stale int3's report (below), nor when a module
-of ours was loaded and the first
-report after it (WARNING, BUG, Oops, lockdep, KASAN, UBSAN, an RCU
-stall, a soft lockup, a panic) is not a known QEMU fault, nor when a
-module of ours was loaded and the guest then died or hung with no report
-at all.
+of ours was loaded and the first report after it (WARNING, BUG, Oops,
+lockdep, KASAN, UBSAN, an RCU stall, a soft lockup, a panic) is not a
+known QEMU fault, nor when a module of ours was loaded and the guest
+then died or hung with no report at all.
 
 A stale int3 is an "int3" Oops whose "Code:" line shows that the byte
 the CPU trapped on does not hold an int3 (0xcc): the trap leaves RIP
@@ -89,7 +88,7 @@ BOOT_STALL = re.compile(
 
 INT3 = re.compile(r'^(?:Oops: )?int3: 0000 \[#\d+\]')
 # "Code: 0f 95 c2 e9 70 03 00 00 0f <1f> 44 00 00 48 8b ..."
-CODE = re.compile(r'Code: ((?:[0-9a-f]{2} )*)<([0-9a-f]{2})>')
+CODE = re.compile(r'Code: ((?:[0-9a-f]{2} )*)<[0-9a-f]{2}>')
 
 
 def int3_trapped_byte(report_lines):
@@ -186,14 +185,14 @@ def kmsg_events(lines):
 
 
 def reports(events):
-    """[(usec, header, [lines], [events])]: each report from its header to the next."""
+    """[(usec, header, [lines], index)]: each report from its header to the
+    next; index is where its header is in events, its lines follow it."""
     out = []
-    for t, text in events:
+    for i, (t, text) in enumerate(events):
         if REPORT.match(text):
-            out.append((t, text, [text], [(t, text)]))
+            out.append((t, text, [text], i))
         elif out:
             out[-1][2].append(text)
-            out[-1][3].append((t, text))
     return out
 
 
@@ -221,10 +220,10 @@ def judge(status, console, kmsg):
     events = list(dict.fromkeys(sorted(cev + kev, key=lambda e: e[0])))
     reps = reports(events)
     # The lines of stale int3s' reports, whatever stack they show
-    stale = {(t, text) for r in reps if stale_int3(r[2])
-             for t, text in r[3]}
-    for t, text in events:
-        if FRAME_OURS.search(text) and (t, text) not in stale:
+    stale = {i for r in reps if stale_int3(r[2])
+             for i in range(r[3], r[3] + len(r[2]))}
+    for i, (_, text) in enumerate(events):
+        if FRAME_OURS.search(text) and i not in stale:
             return 'keep', f'a frame of ours: {text.strip()[:120]}'
     for l in console or ():
         if not STAMP.match(l) and FRAME_OURS.search(l):
