@@ -306,6 +306,7 @@ if [ "$worst" -ge "$limit" ]; then
 	worst=$(echo "$growth" | awk 'NR == 1 { w = $2 } END { print w + 0 }')
 	ktap_diag "the suspects over the second and third halves: $(echo "$growth" | tr '\n' ' ')"
 fi
+slab_release
 ktap_result "no slab cache grows steadily over the cycles (largest: ${worst} objects per $((CYCLES / 2)) cycles, limit $limit)" \
 	$([ "$worst" -lt "$limit" ]; echo $?)
 # Catches: the same leaks, to the byte, on a kernel with kmemleak.
