@@ -14,6 +14,7 @@ CPUSYS=/sys/devices/system/cpu
 VCF=/sys/kernel/debug/vcpufreq
 FISYS=/sys/kernel/freq_invariance
 SGDBG=/sys/kernel/debug/sugov_inv/summary
+SGCHAIN=/sys/kernel/debug/sugov_inv/chain
 KMEMLEAK=/sys/kernel/debug/kmemleak
 TUNABLES="rate_limit_us freq_max_policy overutil_threshold_pct idle_restore_us chain_window_us"
 
