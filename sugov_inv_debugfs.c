@@ -2,8 +2,9 @@
 /*
  * sugov_inv: the per-CPU summary in debugfs, sugov_inv/summary: each
  * CPU's counters (evaluations, rate-limited returns, windows, requests by
- * reason) and its last estimate and decision.  Columns are documented in
- * Documentation/ABI/testing/debugfs-sugov_inv.
+ * reason), its last estimate and decision, and how often the chain rule
+ * raised its util; and the chain rule's records, sugov_inv/chain.
+ * Columns are documented in Documentation/ABI/testing/debugfs-sugov_inv.
  */
 
 #include <linux/debugfs.h>
@@ -36,7 +37,7 @@ static int sugov_inv_summary_show(struct seq_file *m, void *unused)
 	seq_puts(m, "# cpu active evals ratelimited samples");
 	for (r = 0; r < SUGOV_INV_NR_REASONS; r++)
 		seq_printf(m, " req_%s", sugov_inv_reason_names[r]);
-	seq_puts(m, " util busy deliv_khz last_util last_raw_khz last_next_khz\n");
+	seq_puts(m, " util busy deliv_khz last_util last_raw_khz last_next_khz chained\n");
 
 	for_each_possible_cpu(cpu) {
 		struct sugov_inv_cpu *sgc = &per_cpu(sugov_inv_cpus, cpu);
@@ -49,18 +50,27 @@ static int sugov_inv_summary_show(struct seq_file *m, void *unused)
 			   (u64)local64_read(&st->samples));
 		for (r = 0; r < SUGOV_INV_NR_REASONS; r++)
 			seq_printf(m, " %llu", (u64)local64_read(&st->reasons[r]));
-		seq_printf(m, " %u %u %u %u %u %u\n",
+		seq_printf(m, " %u %u %u %u %u %u %llu\n",
 			   sugov_inv_est_round(READ_ONCE(sgc->win.est.util_inv_fp)),
 			   sugov_inv_est_round(READ_ONCE(sgc->win.est.util_raw_fp)),
 			   READ_ONCE(sgc->win.deliv_khz), READ_ONCE(st->last_util),
-			   READ_ONCE(st->last_raw), READ_ONCE(st->last_next));
+			   READ_ONCE(st->last_raw), READ_ONCE(st->last_next),
+			   (u64)local64_read(&st->chained));
 	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sugov_inv_summary);
 
+/* The chain rule's per-CPU records (sugov_inv_chain_show()) */
+static int sugov_inv_chain_dbg_show(struct seq_file *m, void *unused)
+{
+	sugov_inv_chain_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sugov_inv_chain_dbg);
+
 /**
- * sugov_inv_debugfs_init() - create sugov_inv/summary
+ * sugov_inv_debugfs_init() - create sugov_inv/summary and sugov_inv/chain
  *
  * Description: Optional: debugfs errors are not fatal (and not worth checking).
  *
@@ -71,6 +81,8 @@ void sugov_inv_debugfs_init(void)
 	sugov_inv_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("summary", 0444, sugov_inv_debugfs, NULL,
 			    &sugov_inv_summary_fops);
+	debugfs_create_file("chain", 0444, sugov_inv_debugfs, NULL,
+			    &sugov_inv_chain_dbg_fops);
 }
 
 /**

@@ -188,32 +188,40 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
  *  2. Utilization: the CPU's own estimate, or on a shared policy the
  *     highest over its CPUs, stale ones projected from their idle clock
  *     (sugov_inv_gather(), sugov_inv_gather_shared()).
- *  3. I/O-wait boost: raises util, as schedutil's (sugov_inv_decide()).
- *  4. freq_max and the formula: headroom * freq_max * util / 1024 with
+ *  3. Chain: the CPU of a single-CPU policy that hands work off to
+ *     another CPU, which hands it back (both wake a task of the other's
+ *     and idle, at least every two chain_window_us), takes the two
+ *     CPUs' summed busy fraction, capped at capacity, as its util and busy
+ *     fraction: a client and its server each keep a CPU half busy, and
+ *     half of the chain's demand is what the formula would ask for.  It
+ *     raises util, never lowers it (sugov_inv_chain_raise(),
+ *     sugov_inv_chain.h).
+ *  4. I/O-wait boost: raises util, as schedutil's (sugov_inv_decide()).
+ *  5. freq_max and the formula: headroom * freq_max * util / 1024 with
  *     the freq_max_policy choice; overutil-detect asks for
  *     cpuinfo.max_freq while the unscaled busy fraction is at or above
  *     its threshold (sugov_inv_decide()).
- *  5. Wake-up hold: a CPU of a single-CPU policy that just left a long
+ *  6. Wake-up hold: a CPU of a single-CPU policy that just left a long
  *     idle stretch keeps the frequency it idled at, up to what its util
  *     from before the stretch asks for, until it has run a tick.  It
  *     raises the raw target, never lowers it (sugov_inv_decide()).
- *  6. Resolve cache: an unchanged raw target keeps the last request
+ *  7. Resolve cache: an unchanged raw target keeps the last request
  *     without resolving it again (sugov_inv_settle()).
- *  7. Busy-CPU hold: the CPU of a single-CPU policy that has not idled
+ *  8. Busy-CPU hold: the CPU of a single-CPU policy that has not idled
  *     since its last evaluation keeps its frequency against a lower
  *     target, as schedutil's sugov_cpu_is_busy() (sugov_inv_settle()).
- *  8. Send: a changed frequency, or any after a limits change, goes to
+ *  9. Send: a changed frequency, or any after a limits change, goes to
  *     the driver; only a request restarts the rate limit
  *     (sugov_inv_commit(), sugov_inv_update_next()).
  *
- * A pending limits change skips 6 and 7: the new limits apply at once.
+ * A pending limits change skips 7 and 8: the new limits apply at once.
  * sugov_inv_gather() fills struct sugov_inv_in, the pure
  * sugov_inv_decide() and sugov_inv_settle() (sugov_inv_rules.h) decide,
  * sugov_inv_finish() commits.
  */
 
 /*
- * The wake-up hold's input (rule 5), about the evaluating CPU and only
+ * The wake-up hold's input (rule 6), about the evaluating CPU and only
  * when it evaluates in its own hook (an evaluation from another CPU, a
  * remote wake-up, knows nothing of the CPU's run): whether it just left a
  * long idle stretch.  The hold is schedutil's busy-CPU hold's sibling
@@ -259,6 +267,13 @@ static struct sugov_inv_cpu *sugov_inv_gather(struct sugov_inv_cpu *sgc,
 		in->util_raw = sugov_inv_est_busy(&sgc->win.est);
 		in->boost = sugov_inv_iowait_apply(&sgc->iowait,
 						   sugov_inv_since(time, sgc->last_update));
+		/*
+		 * Rule 3.  Single-CPU policies only: the CPUs of a chain
+		 * inside one shared policy would need the sum where the
+		 * policy takes the highest, which is not done yet.
+		 */
+		if (sugov_inv_chain_raise(sgc, time, in))
+			sugov_inv_stat_inc(&sgc->stats.chained);
 	}
 
 	/*
@@ -284,7 +299,7 @@ static struct sugov_inv_cpu *sugov_inv_gather(struct sugov_inv_cpu *sgc,
 }
 
 /*
- * The busy-CPU hold's input (rule 7): no window measured since the last
+ * The busy-CPU hold's input (rule 8): no window measured since the last
  * evaluation contained idle time.  Without a new window the last answer
  * stands.  Single-CPU policies only, as schedutil's.
  */
@@ -298,7 +313,7 @@ static bool sugov_inv_may_hold(struct sugov_inv_cpu *sgc)
 }
 
 /*
- * Commit one settled decision (rule 8), then count it in debugfs and
+ * Commit one settled decision (rule 9), then count it in debugfs and
  * trace it.  A reason is counted for a request, or for a hold, which
  * sends nothing.
  */
@@ -615,6 +630,10 @@ static int sugov_inv_start(struct cpufreq_policy *policy)
 	unsigned int cpu, nocaps = 0;
 	bool keep;
 
+	/* Rule 3's probes */
+	sugov_inv_chain_set_window(READ_ONCE(sgp->tunables->chain_window_us));
+	sugov_inv_chain_get();
+
 	sugov_inv_set_rate_limit(sgp, sgp->tunables);
 	sgp->last_freq_update_ns = 0;
 	WRITE_ONCE(sgp->next_freq, 0);
@@ -681,6 +700,8 @@ static void sugov_inv_stop(struct cpufreq_policy *policy)
 
 	/* The hooks run under rcu_read_lock_sched(): wait for the last one */
 	synchronize_rcu();
+	/* The last policy to stop takes rule 3's probes away */
+	sugov_inv_chain_put();
 
 	/*
 	 * Keeps the counters for debugfs; only the ownership goes.  The
@@ -775,6 +796,7 @@ module_init(sugov_inv_module_init);
 static void __exit sugov_inv_module_exit(void)
 {
 	cpufreq_unregister_governor(&sugov_inv_gov);
+	sugov_inv_chain_exit();
 	sugov_inv_pm_exit();
 	sugov_inv_debugfs_exit();
 }

@@ -11,6 +11,7 @@
  *   sugov_inv_params.c   module parameters: the defaults of new tunables
  *   sugov_inv_debugfs.c  the per-CPU summary in debugfs
  *   sugov_inv_keep.h     which CPUs keep their state across a restart
+ *   sugov_inv_chain.c    the chain rule's probes and its use in an evaluation
  */
 #ifndef _SUGOV_INV_INTERNAL_H
 #define _SUGOV_INV_INTERNAL_H
@@ -54,6 +55,7 @@
  * @idle_restore_us: idle time in one window that makes a long idle
  *	stretch, after which the CPU's util from before it comes back once
  *	the CPU has run a tick (0: off; struct sugov_inv_wake)
+ * @chain_window_us: the chain rule's window (0: off; sugov_inv_chain.h)
  *
  * The update_util hooks read the fields with READ_ONCE() and no lock: each
  * is one word, and a decision taken with the previous value of one of them
@@ -65,6 +67,7 @@ struct sugov_inv_tunables {
 	unsigned int freq_max_policy;
 	unsigned int overutil_threshold_pct;
 	unsigned int idle_restore_us;
+	unsigned int chain_window_us;
 };
 
 struct sugov_inv_cpu;
@@ -189,6 +192,7 @@ struct sugov_inv_window {
  * @samples: windows measured on this CPU
  * @reasons: requests sent, by reason; [SUGOV_INV_REASON_HOLD] counts
  *	evaluations whose lower target was held (those send nothing)
+ * @chained: evaluations whose util the chain rule raised
  * @last_util: util of the last evaluation, capacity units
  * @last_raw: raw target of the last evaluation, kHz
  * @last_next: resolved frequency of the last evaluation, kHz
@@ -203,6 +207,7 @@ struct sugov_inv_stats {
 	local64_t ratelimited;
 	local64_t samples;
 	local64_t reasons[SUGOV_INV_NR_REASONS];
+	local64_t chained;
 	u32 last_util;
 	u32 last_raw;
 	u32 last_next;
@@ -347,6 +352,17 @@ void sugov_inv_tunables_detach(struct sugov_inv_policy_data *sgp);
 void sugov_inv_tunables_defaults(struct sugov_inv_tunables *tunables,
 				 struct cpufreq_policy *policy);
 int __init sugov_inv_check_params(void);
+
+/* sugov_inv_chain.c */
+struct seq_file;
+struct sugov_inv_in;
+void sugov_inv_chain_set_window(unsigned int window_us);
+void sugov_inv_chain_get(void);
+void sugov_inv_chain_put(void);
+void sugov_inv_chain_exit(void);
+void sugov_inv_chain_show(struct seq_file *m);
+bool sugov_inv_chain_raise(const struct sugov_inv_cpu *sgc, u64 time,
+			   struct sugov_inv_in *in);
 
 /* sugov_inv_debugfs.c */
 void sugov_inv_debugfs_init(void);

@@ -2,7 +2,8 @@
 /*
  * sugov_inv: the module parameters, the defaults of every new tunables
  * set, each named as the tunable it sets (freq_max_policy=,
- * rate_limit_us=, overutil_threshold_pct=, idle_restore_us=).  Each is
+ * rate_limit_us=, overutil_threshold_pct=, idle_restore_us=,
+ * chain_window_us=).  Each is
  * recorded as given and judged once, in module init, by the parser and
  * ranges of the sysfs stores (sugov_inv_sysfs.c): a bad value refuses the
  * load with one log line.
@@ -31,6 +32,8 @@ static unsigned int sugov_inv_default_rate_limit_us = UINT_MAX;
 static unsigned int sugov_inv_default_threshold_pct = SUGOV_INV_THRESHOLD_DEFAULT_PCT;
 /* The memory for work that arrives on an idle CPU (Documentation/design.rst) */
 static unsigned int sugov_inv_default_idle_restore_us = SUGOV_INV_IDLE_RESTORE_DEFAULT_US;
+/* The chain rule's window (Documentation/design.rst, "Chains of CPUs") */
+static unsigned int sugov_inv_default_chain_window_us = SUGOV_INV_CHAIN_WINDOW_DEFAULT_US;
 
 /**
  * struct sugov_inv_param - one module parameter, as given
@@ -108,12 +111,18 @@ SUGOV_INV_PARAM(idle_restore_us, NULL, 0, SUGOV_INV_RULE_MAX_US,
 MODULE_PARM_DESC(idle_restore_us,
 		 "idle_restore_us of new tunables, 0 (off)..1000000 (default "
 		 __stringify(SUGOV_INV_IDLE_RESTORE_DEFAULT_US) ")");
+SUGOV_INV_PARAM(chain_window_us, NULL, 0, SUGOV_INV_RULE_MAX_US,
+		&sugov_inv_default_chain_window_us);
+MODULE_PARM_DESC(chain_window_us,
+		 "chain_window_us of new tunables, 0 (off)..1000000 (default "
+		 __stringify(SUGOV_INV_CHAIN_WINDOW_DEFAULT_US) ")");
 
 static struct sugov_inv_param *const sugov_inv_params[] __initconst = {
 	&sugov_inv_param_freq_max_policy,
 	&sugov_inv_param_rate_limit_us,
 	&sugov_inv_param_overutil_threshold_pct,
 	&sugov_inv_param_idle_restore_us,
+	&sugov_inv_param_chain_window_us,
 };
 
 /* Set the default from a given parameter: 0, -EINVAL or -ERANGE */
@@ -186,4 +195,5 @@ void sugov_inv_tunables_defaults(struct sugov_inv_tunables *tunables,
 	tunables->freq_max_policy = sugov_inv_default_fmax;
 	tunables->overutil_threshold_pct = sugov_inv_default_threshold_pct;
 	tunables->idle_restore_us = sugov_inv_default_idle_restore_us;
+	tunables->chain_window_us = sugov_inv_default_chain_window_us;
 }

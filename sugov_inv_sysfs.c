@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sugov_inv: the tunables.  Their sysfs directory (rate_limit_us,
- * freq_max_policy, overutil_threshold_pct, idle_restore_us; documented in
+ * freq_max_policy, overutil_threshold_pct, idle_restore_us,
+ * chain_window_us; documented in
  * Documentation/ABI/testing/), the parser the stores and the module
  * parameters share, and the tunables' lifetime: one set shared by every
  * policy on x86 (no governor per policy), attached at governor init and
@@ -165,6 +166,24 @@ static ssize_t rate_limit_us_store(struct gov_attr_set *attr_set,
 SUGOV_INV_SHOW_UINT(idle_restore_us)
 SUGOV_INV_STORE_UINT(idle_restore_us, 0, SUGOV_INV_RULE_MAX_US)
 
+SUGOV_INV_SHOW_UINT(chain_window_us)
+
+/* The probes read the window from sugov_inv_chain.c, not the tunables */
+static ssize_t chain_window_us_store(struct gov_attr_set *attr_set,
+				     const char *buf, size_t count)
+{
+	ssize_t ret;
+
+	ret = sugov_inv_store_uint(attr_set, buf, count, 0,
+				   SUGOV_INV_RULE_MAX_US,
+				   offsetof(struct sugov_inv_tunables,
+					    chain_window_us));
+	if (ret < 0)
+		return ret;
+	sugov_inv_chain_set_window(to_sugov_inv_tunables(attr_set)->chain_window_us);
+	return count;
+}
+
 SUGOV_INV_SHOW_UINT(overutil_threshold_pct)
 SUGOV_INV_STORE_UINT(overutil_threshold_pct, SUGOV_INV_THRESHOLD_MIN_PCT,
 		     SUGOV_INV_THRESHOLD_MAX_PCT)
@@ -202,12 +221,14 @@ static struct governor_attr freq_max_policy = __ATTR_RW(freq_max_policy);
 static struct governor_attr overutil_threshold_pct =
 	__ATTR_RW(overutil_threshold_pct);
 static struct governor_attr idle_restore_us = __ATTR_RW(idle_restore_us);
+static struct governor_attr chain_window_us = __ATTR_RW(chain_window_us);
 
 static struct attribute *sugov_inv_attrs[] = {
 	&rate_limit_us.attr,
 	&freq_max_policy.attr,
 	&overutil_threshold_pct.attr,
 	&idle_restore_us.attr,
+	&chain_window_us.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(sugov_inv);

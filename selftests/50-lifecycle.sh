@@ -19,7 +19,7 @@ CYCLES=${LIFECYCLE_CYCLES:-10}
 TOP=2250000
 NCPU=$(online_cpus | wc -l)
 
-ktap_plan 20
+ktap_plan 21
 unload_all
 ktap_dmesg_mark
 
@@ -138,6 +138,30 @@ still_working() {
 	drives_all
 }
 ktap_check "after the refusals: sugov_inv governs every policy and still evaluates (new requests)" still_working
+
+# --- the chain rule's probes ---------------------------------------------------
+# probes_are STATE: sugov_inv/chain's first line says "probes STATE"
+# within 2 s (the probes follow the governor from a work item).
+probes_are() {
+	n=0
+	while [ $n -lt 20 ]; do
+		grep -q "^# probes $1 " $SGCHAIN && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	echo "sugov_inv/chain says \"$(head -n 1 $SGCHAIN)\" after 2 s, not probes $1"
+	return 1
+}
+# Catches: a last stop that leaves the probes on sched_waking and
+# sched_switch registered (a per-wake-up cost with no governor to use
+# it), or a first start that does not register them.
+chain_probes() {
+	set_all scaling_governor sugov_inv && probes_are registered || return 1
+	set_all scaling_governor performance && probes_are off || return 1
+	echo sugov_inv > $CPUFREQ/policy0/scaling_governor && probes_are registered || return 1
+	set_all scaling_governor sugov_inv
+}
+ktap_check "chain rule: probes registered while sugov_inv runs on some policy, off once on none" chain_probes
 
 # --- governor switching under load -----------------------------------------------
 modprobe_governors

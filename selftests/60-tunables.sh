@@ -16,7 +16,7 @@
 . "$(dirname "$0")/ktap.sh"
 . "$(dirname "$0")/sugov-lib.sh"
 
-ktap_plan 53
+ktap_plan 57
 unload_all
 ktap_dmesg_mark
 
@@ -94,9 +94,10 @@ range_of() {
 	rate_limit_us) echo "0 1000000" ;;
 	overutil_threshold_pct) echo "1 100" ;;
 	idle_restore_us) echo "0 1000000" ;;
+	chain_window_us) echo "0 1000000" ;;
 	esac
 }
-NUMERIC="rate_limit_us overutil_threshold_pct idle_restore_us"
+NUMERIC="rate_limit_us overutil_threshold_pct idle_restore_us chain_window_us"
 
 # numeric_valid DIR NAME: boundaries, neighbours, a middle value, with and
 # without the newline, decimal with leading zeros; the old value back.

@@ -14,8 +14,9 @@ CPUSYS=/sys/devices/system/cpu
 VCF=/sys/kernel/debug/vcpufreq
 FISYS=/sys/kernel/freq_invariance
 SGDBG=/sys/kernel/debug/sugov_inv/summary
+SGCHAIN=/sys/kernel/debug/sugov_inv/chain
 KMEMLEAK=/sys/kernel/debug/kmemleak
-TUNABLES="rate_limit_us freq_max_policy overutil_threshold_pct idle_restore_us"
+TUNABLES="rate_limit_us freq_max_policy overutil_threshold_pct idle_restore_us chain_window_us"
 
 # Guest CLOCK_BOOTTIME in ns at /proc/uptime's 10 ms resolution: the clock
 # of vcpufreq's record (ktime_get_ns) in a guest that never suspends.

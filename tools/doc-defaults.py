@@ -7,8 +7,8 @@ parameter of the same name shares it) and each freq_invariance parameter
 once, as a definition-list entry with field lines.  This reads those
 fields and the values the C sources use:
 
-- the ranges of the sysfs stores (sugov_inv_sysfs.c: rate_limit_us_store()
-  and the SUGOV_INV_STORE_UINT() lines) and of the module parameters
+- the ranges of the sysfs stores (sugov_inv_sysfs.c: rate_limit_us_store(),
+  chain_window_us_store() and the SUGOV_INV_STORE_UINT() lines) and of the module parameters
   (sugov_inv_params.c: the SUGOV_INV_PARAM() lines), which must agree;
 - the defaults of a new tunables set (sugov_inv_params.c:
   sugov_inv_default_*), the macros resolved in sugov_inv.h;
@@ -149,10 +149,13 @@ def main() -> int:
     store: Dict[str, Tuple[int, int]] = {}
     for m in re.finditer(r'^SUGOV_INV_STORE_UINT\((\w+),\s*(\w+),\s*(\w+)\)', sysfs, re.M):
         store[m.group(1)] = (value(m.group(2), hdr), value(m.group(3), hdr))
-    m = re.search(r'rate_limit_us_store\(.*?sugov_inv_store_uint\([^,]+,[^,]+,[^,]+,'
-                  r'\s*(\w+),\s*(\w+),', sysfs, re.S)
-    if m:
-        store['rate_limit_us'] = (value(m.group(1), hdr), value(m.group(2), hdr))
+    # Stores of their own, which act on the new value (rate_limit_us_store(),
+    # chain_window_us_store()): the range their sugov_inv_store_uint() checks
+    for name in ('rate_limit_us', 'chain_window_us'):
+        m = re.search(name + r'_store\(.*?sugov_inv_store_uint\([^,]+,[^,]+,[^,]+,'
+                      r'\s*(\w+),\s*(\w+),', sysfs, re.S)
+        if m:
+            store[name] = (value(m.group(1), hdr), value(m.group(2), hdr))
     param: Dict[str, Tuple[int, int]] = {}
     for m in re.finditer(r'^SUGOV_INV_PARAM\((\w+),\s*(\w+),\s*(\w+),\s*([\w -]+?),',
                          params, re.M):
@@ -167,7 +170,8 @@ def main() -> int:
 
     # What each default variable sets: the tunable of that name
     var_of = {'rate_limit_us': 'rate_limit_us', 'overutil_threshold_pct': 'threshold_pct',
-              'idle_restore_us': 'idle_restore_us', 'freq_max_policy': 'fmax'}
+              'idle_restore_us': 'idle_restore_us', 'freq_max_policy': 'fmax',
+              'chain_window_us': 'chain_window_us'}
     units = {'_us': 'microseconds', '_pct': 'percent', '_khz': 'kHz'}
 
     attrs = re.findall(r'&(\w+)\.attr,', sysfs)

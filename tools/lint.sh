@@ -58,7 +58,7 @@ wbuild() {
 	warn=$(make -C "$kdir" M="$obj" -j"$(nproc)" W=1 C=2 CONFIG_FREQ_INVARIANCE=m CONFIG_SUGOV_INV=m \
 		CONFIG_SUGOV_INV_VCPUFREQ=m CONFIG_SUGOV_INV_KUNIT_TEST=m modules 2>&1 |
 		grep -E "^$obj/.*(warning|error)" | sed "s|$obj/||")
-	for m in freq_invariance.ko sugov_inv.ko selftests/vcpufreq.ko selftests/hookbench.ko "$@"; do
+	for m in freq_invariance.ko sugov_inv.ko selftests/vcpufreq.ko selftests/hookbench.ko selftests/probebench.ko "$@"; do
 		[ -f "$obj/$m" ] || warn="$warn${warn:+$'\n'}$m was not built"
 	done
 	if [ -z "$warn" ]; then

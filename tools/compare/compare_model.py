@@ -36,7 +36,8 @@ PSTATE_GOVERNORS = ('intel_pstate/performance', 'intel_pstate/powersave')
 FREQ_MAX_CHOICES = ('max_P', 'midpoint', 'max_boost', 'overutil-detect', 'noinv')
 SUGOV_INV_TUNABLES = ('rate_limit_us',
                       'overutil_threshold_pct',
-                      'idle_restore_us')
+                      'idle_restore_us',
+                      'chain_window_us')
 
 
 class BadInput(Exception):
