@@ -13,10 +13,8 @@ cd /sugov || exit 2
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 CPUFREQ=/sys/devices/system/cpu/cpufreq
 insmod selftests/vcpufreq.ko preset=epyc-7742 emulate=1 emulate_boost=1 || exit 2
-cfg=/sys/kernel/debug/vcpufreq/config
-max_p=$(sed -n 's/^max_p_khz //p' $cfg)
-boost=$(sed -n 's/^hidden_boost_khz //p' $cfg)
-[ "${boost:-0}" = 0 ] && boost=$(sed -n 's/^max_boost_khz //p' $cfg)
+. tools/compare/vcpufreq-caps.sh
+vcpufreq_caps
 insmod freq_invariance.ko max_p_khz="$max_p" max_boost_khz="$boost" || exit 2
 insmod sugov_inv.ko || exit 2
 D=/sys/kernel/debug/sugov_inv

@@ -47,10 +47,8 @@ if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emu
 	fi
 	echo "compare: vcpufreq has no emulate=1: requests change no speed here"
 fi
-cfg=/sys/kernel/debug/vcpufreq/config
-max_p=$(sed -n 's/^max_p_khz //p' $cfg)
-boost=$(sed -n 's/^hidden_boost_khz //p' $cfg)
-[ "${boost:-0}" = 0 ] && boost=$(sed -n 's/^max_boost_khz //p' $cfg)
+. "$here/vcpufreq-caps.sh"
+vcpufreq_caps
 if [ -n "$cppc" ]; then
 	insmod freq_invariance.ko || exit 2
 	fidir=/sys/kernel/freq_invariance/cpu0

@@ -16,10 +16,8 @@ preset=$1 pin=$2 reps=$3 cmd=$4
 shift 4
 
 insmod selftests/vcpufreq.ko preset="$preset" emulate=1 || exit 2
-cfg=/sys/kernel/debug/vcpufreq/config
-max_p=$(sed -n 's/^max_p_khz //p' $cfg)
-boost=$(sed -n 's/^hidden_boost_khz //p' $cfg)
-[ "${boost:-0}" = 0 ] && boost=$(sed -n 's/^max_boost_khz //p' $cfg)
+. tools/compare/vcpufreq-caps.sh
+vcpufreq_caps
 insmod freq_invariance.ko max_p_khz="$max_p" max_boost_khz="$boost" || exit 2
 insmod sugov_inv.ko || exit 2
 for g in conservative ondemand powersave; do
