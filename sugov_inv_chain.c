@@ -7,10 +7,11 @@
  * single-CPU policy then raises its CPU's util to its chain's
  * (sugov_inv_chain_raise(), rule 3 in sugov_inv_gov.c).
  *
- * The probes are registered while the governor runs on some policy:
- * the first start has them registered, the last stop removed, from a
- * work item (sugov_inv_chain_get(), sugov_inv_chain_put(); why a work
- * item: at sugov_inv_chain_users).
+ * The probes are registered while the governor runs on some policy with
+ * the rule on: the first start has them registered, the last stop or a
+ * window of 0 removed, from a work item (sugov_inv_chain_get(),
+ * sugov_inv_chain_put(), sugov_inv_chain_set_window(); why a work item:
+ * at sugov_inv_chain_users).
  *
  * Why tracepoints: the update_util hook is called for the woken task's
  * CPU, often from the waker's CPU, but not when the waker goes idle, and
@@ -112,19 +113,6 @@ static void sugov_inv_chain_find_tp(struct tracepoint *tp, void *priv)
 		sugov_inv_tp_switch = tp;
 }
 
-/**
- * sugov_inv_chain_set_window() - set the rule's window
- * @window_us: the chain_window_us tunable, us (0: the rule is off)
- *
- * The probes and the evaluations use the new window from their next call.
- *
- * Context: process (governor start, the tunable's store).
- */
-void sugov_inv_chain_set_window(unsigned int window_us)
-{
-	WRITE_ONCE(sugov_inv_chain_window_ns, (u64)window_us * NSEC_PER_USEC);
-}
-
 /* Register the probes, on a clean record; -errno with none registered */
 static int sugov_inv_chain_register(void)
 {
@@ -169,9 +157,10 @@ static void sugov_inv_chain_unregister(void)
 }
 
 /*
- * Bring the probes in line with the users count.  A failed registration
- * leaves the rule without records (no CPU has a target: no chain) and is
- * tried again at the next start or stop.
+ * Bring the probes in line with the users count and the window: wanted
+ * while some policy runs the governor with the rule on.  A failed
+ * registration leaves the rule without records (no CPU has a target: no
+ * chain) and is tried again at the next start, stop or window change.
  */
 static void sugov_inv_chain_sync(struct work_struct *work)
 {
@@ -179,7 +168,8 @@ static void sugov_inv_chain_sync(struct work_struct *work)
 	int ret;
 
 	mutex_lock(&sugov_inv_chain_lock);
-	want = atomic_read(&sugov_inv_chain_users) > 0;
+	want = atomic_read(&sugov_inv_chain_users) > 0 &&
+	       READ_ONCE(sugov_inv_chain_window_ns);
 	if (want && !sugov_inv_chain_registered) {
 		ret = sugov_inv_chain_register();
 		if (ret)
@@ -195,6 +185,26 @@ static void sugov_inv_chain_sync(struct work_struct *work)
 }
 
 static DECLARE_WORK(sugov_inv_chain_work, sugov_inv_chain_sync);
+
+/**
+ * sugov_inv_chain_set_window() - set the rule's window
+ * @window_us: the chain_window_us tunable, us (0: the rule is off)
+ *
+ * The probes and the evaluations use the new window from their next
+ * call.  Turning the rule off or on while some policy runs the governor
+ * has the probes removed or registered, from the work item: off, the
+ * rule costs the scheduler nothing.
+ *
+ * Context: process (governor start, the tunable's store).
+ */
+void sugov_inv_chain_set_window(unsigned int window_us)
+{
+	u64 window_ns = (u64)window_us * NSEC_PER_USEC;
+	u64 old_ns = xchg(&sugov_inv_chain_window_ns, window_ns);
+
+	if (!old_ns != !window_ns && atomic_read(&sugov_inv_chain_users) > 0)
+		schedule_work(&sugov_inv_chain_work);
+}
 
 /**
  * sugov_inv_chain_get() - a policy starts: the probes are wanted

@@ -154,14 +154,18 @@ probes_are() {
 }
 # Catches: a last stop that leaves the probes on sched_waking and
 # sched_switch registered (a per-wake-up cost with no governor to use
-# it), or a first start that does not register them.
+# it), a first start that does not register them, or a rule turned off
+# (chain_window_us=0) that keeps them, or turned on again without them.
 chain_probes() {
 	set_all scaling_governor sugov_inv && probes_are registered || return 1
+	_w=$(cat $CPUFREQ/sugov_inv/chain_window_us) || return 1
 	set_all scaling_governor performance && probes_are off || return 1
 	echo sugov_inv > $CPUFREQ/policy0/scaling_governor && probes_are registered || return 1
-	set_all scaling_governor sugov_inv
+	set_all scaling_governor sugov_inv || return 1
+	echo 0 > $CPUFREQ/sugov_inv/chain_window_us && probes_are off || return 1
+	echo "$_w" > $CPUFREQ/sugov_inv/chain_window_us && probes_are registered
 }
-ktap_check "chain rule: probes registered while sugov_inv runs on some policy, off once on none" chain_probes
+ktap_check "chain rule: probes registered while sugov_inv runs on some policy with the rule on, off once on none or with chain_window_us=0" chain_probes
 
 # --- governor switching under load -----------------------------------------------
 modprobe_governors

@@ -133,6 +133,14 @@ run_one "tunables: the last user's files removed after gov_attr_set_put() destro
 run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $D \
 	'/^void sugov_inv_debugfs_exit(/,/^}/ s/^\tdebugfs_remove_recursive(sugov_inv_debugfs);$/\t(void)sugov_inv_debugfs;/' 50-lifecycle
 
+# The chain rule's probes (50-lifecycle): kept registered after the last
+# policy stops, or while the rule is off (chain_window_us=0).
+CH=sugov_inv_chain.c
+run_one "chain: the last stop leaves the probes registered" $CH \
+	'/^void sugov_inv_chain_put(/,/^}/ s/^\t\tschedule_work(&sugov_inv_chain_work);$/\t\t;/' 50-lifecycle
+run_one "chain: the probes stay registered with the rule off" $CH \
+	's/^\t       READ_ONCE(sugov_inv_chain_window_ns);$/\t       1;/' 50-lifecycle
+
 # The slow path (45-resync): next_freq set back to policy->cur after a
 # request that succeeded on a driver that rounds (no table), which sends
 # it again at every evaluation.

@@ -159,11 +159,23 @@ static int __init probebench_init(void)
 	for_each_kernel_tracepoint(probebench_find_tp, NULL);
 	if (!probebench_tp_waking || !probebench_tp_switch)
 		return -ENOENT;
-	/* Created and bound, never woken: task_cpu() is 1 */
+	/*
+	 * Bound to CPU 1 and woken once, so that task_cpu() is 1: binding
+	 * alone leaves a new task on the CPU it was forked on (its first
+	 * wake-up places it), which made the waking case measure the
+	 * probe's early return in one boot of two.  It then sleeps until
+	 * module exit.
+	 */
 	probebench_task = kthread_create_on_cpu(probebench_sleep, NULL, 1, "probebench/%u");
 	if (IS_ERR(probebench_task))
 		return PTR_ERR(probebench_task);
 	get_task_struct(probebench_task);
+	wake_up_process(probebench_task);
+	if (task_cpu(probebench_task) != 1) {
+		kthread_stop(probebench_task);
+		put_task_struct(probebench_task);
+		return -EAGAIN;
+	}
 	return 0;
 }
 module_init(probebench_init);

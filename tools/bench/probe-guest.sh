@@ -7,7 +7,7 @@
 # in every round (round-robin, so drift hits all alike):
 #   performance   no probe registered: the iterator walks an empty list
 #   chain-off     sugov_inv with chain_window_us=0: the probes are
-#                 registered and return at once
+#                 removed, so this should read as performance
 #   chain-on      sugov_inv with its default chain_window_us
 # Prints "PROBE ROUND CONFIG EVENT NS CALLS" lines.
 #
@@ -52,7 +52,7 @@ r=1
 while [ $r -le "$rounds" ]; do
 	for c in performance chain-off chain-on; do
 		config "$c"
-		if [ $c = performance ]; then probes_are off; else probes_are registered; fi
+		if [ $c = chain-on ]; then probes_are registered; else probes_are off; fi
 		for e in waking switch_idle switch_task; do
 			echo $e > $P/event || exit 1
 			echo "$calls" > $P/run || exit 1
