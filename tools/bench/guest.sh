@@ -50,9 +50,14 @@ config() {
 	sugov_inv-default) set_gov sugov_inv ;;
 	sugov_inv-norules-rl0)
 		# The full evaluation without the memory for work that arrives
-		# on an idle CPU
+		# on an idle CPU, nor the chain rule (its probes removed)
 		set_gov sugov_inv; echo 0 > $CPUFREQ/sugov_inv/rate_limit_us
-		echo 0 > $CPUFREQ/sugov_inv/idle_restore_us ;;
+		echo 0 > $CPUFREQ/sugov_inv/idle_restore_us
+		echo 0 > $CPUFREQ/sugov_inv/chain_window_us ;;
+	sugov_inv-nochain-rl0)
+		# The full evaluation without the chain rule (its probes removed)
+		set_gov sugov_inv; echo 0 > $CPUFREQ/sugov_inv/rate_limit_us
+		echo 0 > $CPUFREQ/sugov_inv/chain_window_us ;;
 	esac
 }
 
@@ -63,7 +68,7 @@ echo "BENCH_SETUP rounds=$rounds calls=$calls cpus=$(nproc) shared=$shared"
 taskset -p 1 $$ >/dev/null || exit 1
 
 configs=${BENCH_CONFIGS:-performance ondemand schedutil-rl0 schedutil-rl1s sugov_inv-rl0 sugov_inv-rl1s sugov_inv-default
-sugov_inv-norules-rl0}
+sugov_inv-nochain-rl0 sugov_inv-norules-rl0}
 r=1
 while [ $r -le "$rounds" ]; do
 	for c in $configs; do
