@@ -5,7 +5,8 @@
  * CPU, notes a wake-up of another CPU's task, and sched_switch to the
  * idle task judges whether the CPU handed off.  An evaluation of a
  * single-CPU policy then raises its CPU's util to its chain's
- * (sugov_inv_chain_raise(), rule 3 in sugov_inv_gov.c).
+ * (sugov_inv_chain_busy() and sugov_inv_chain_util(), rule 3 in
+ * sugov_inv_gov.c).
  *
  * The probes are registered while the governor runs on some policy with
  * the rule on: the first start has them registered, the last stop or a
@@ -332,51 +333,43 @@ static u32 sugov_inv_chain_partner_busy(unsigned int cpu, u64 time,
 }
 
 /**
- * sugov_inv_chain_raise() - a chained CPU's util: its chain's (rule 3)
+ * sugov_inv_chain_busy() - the busy fraction of a CPU's chain partner
  * @sgc: the CPU evaluated, of a single-CPU policy
  * @time: the hook's time, ns (rq clock)
- * @in: the evaluation's inputs, its own util already in; raised in place
  *
  * When @sgc's CPU and the CPU it last handed off to form a chain
- * (sugov_inv_chain_linked()), @in->util_inv and @in->util_raw become
- * at least the sum of the two CPUs' busy fractions, capped at capacity
- * (sugov_inv_chain_util()).  The partner's estimate counts only while it
- * is current: it measures at least every sampling period while it runs,
- * and a partner in a live chain runs within every two windows.
+ * (sugov_inv_chain_linked()), the partner's smoothed busy fraction, for
+ * sugov_inv_chain_util().  The partner's estimate counts only while it is
+ * current: it measures at least every sampling period while it runs, and
+ * a partner in a live chain runs within every two windows.  A value, not
+ * the evaluation's inputs by reference: their address given to a function
+ * of another unit would keep them in memory for the whole evaluation
+ * (make bench: 70 instructions more per full evaluation, shared policies
+ * too).
  *
  * Context: the update_util hook (rq lock held, IRQs off).
- * Return: true when the chain raised either util.
+ * Return: capacity units, 0 when the CPU is in no chain (or the rule is
+ * off, or the partner's estimate is stale).
  */
-bool sugov_inv_chain_raise(const struct sugov_inv_cpu *sgc, u64 time,
-			   struct sugov_inv_in *in)
+u32 sugov_inv_chain_busy(const struct sugov_inv_cpu *sgc, u64 time)
 {
 	u64 window_ns = (u64)READ_ONCE(sgc->sgp->tunables->chain_window_us) *
 			NSEC_PER_USEC;
 	struct sugov_inv_chain a, b;
-	u32 partner_busy, util_inv, util_raw;
 	u64 period_ns;
 	int partner;
 
 	if (!window_ns)
-		return false;
+		return 0;
 	sugov_inv_chain_read(sgc->cpu, &a);
 	partner = a.target_cpu;
 	if (partner < 0 || partner >= nr_cpu_ids || !cpu_online(partner))
-		return false;
+		return 0;
 	sugov_inv_chain_read(partner, &b);
 	if (!sugov_inv_chain_linked(&a, sgc->cpu, &b, partner, time, window_ns))
-		return false;
+		return 0;
 
 	period_ns = max_t(u64, window_ns,
 			  READ_ONCE(sgc->sgp->sample_period_ns));
-	partner_busy = sugov_inv_chain_partner_busy(partner, time, period_ns);
-	util_inv = sugov_inv_chain_util(in->util_inv, in->util_raw,
-					partner_busy);
-	util_raw = sugov_inv_chain_util(in->util_raw, in->util_raw,
-					partner_busy);
-	if (util_inv == in->util_inv && util_raw == in->util_raw)
-		return false;
-	in->util_inv = util_inv;
-	in->util_raw = util_raw;
-	return true;
+	return sugov_inv_chain_partner_busy(partner, time, period_ns);
 }

@@ -43,6 +43,7 @@
 #include <linux/timekeeping.h>
 
 #include "compat.h"
+#include "sugov_inv_chain.h"
 #include "sugov_inv_internal.h"
 #include "sugov_inv_measure.h"
 #include "sugov_inv_rules.h"
@@ -194,7 +195,7 @@ static bool sugov_inv_commit(struct sugov_inv_policy_data *sgp, u64 time,
  *     CPUs' summed busy fraction, capped at capacity, as its util and busy
  *     fraction: a client and its server each keep a CPU half busy, and
  *     half of the chain's demand is what the formula would ask for.  It
- *     raises util, never lowers it (sugov_inv_chain_raise(),
+ *     raises util, never lowers it (sugov_inv_chain_busy(),
  *     sugov_inv_chain.h).
  *  4. I/O-wait boost: raises util, as schedutil's (sugov_inv_decide()).
  *  5. freq_max and the formula: headroom * freq_max * util / 1024 with
@@ -259,6 +260,7 @@ static struct sugov_inv_cpu *sugov_inv_gather(struct sugov_inv_cpu *sgc,
 	const struct sugov_inv_tunables *tunables = sgp->tunables;
 	const struct freq_inv_caps *caps = &sgc->win.caps;
 	struct sugov_inv_cpu *top = sgc;
+	u32 partner_busy;
 
 	if (sgp->shared) {
 		top = sugov_inv_gather_shared(sgc, time, in);
@@ -272,8 +274,19 @@ static struct sugov_inv_cpu *sugov_inv_gather(struct sugov_inv_cpu *sgc,
 		 * inside one shared policy would need the sum where the
 		 * policy takes the highest, which is not done yet.
 		 */
-		if (sugov_inv_chain_raise(sgc, time, in))
-			sugov_inv_stat_inc(&sgc->stats.chained);
+		partner_busy = READ_ONCE(tunables->chain_window_us) ?
+			       sugov_inv_chain_busy(sgc, time) : 0;
+		if (partner_busy) {
+			u32 util_inv = sugov_inv_chain_util(in->util_inv, in->util_raw,
+							    partner_busy);
+			u32 util_raw = sugov_inv_chain_util(in->util_raw, in->util_raw,
+							    partner_busy);
+
+			if (util_inv != in->util_inv || util_raw != in->util_raw)
+				sugov_inv_stat_inc(&sgc->stats.chained);
+			in->util_inv = util_inv;
+			in->util_raw = util_raw;
+		}
 	}
 
 	/*

@@ -355,14 +355,12 @@ int __init sugov_inv_check_params(void);
 
 /* sugov_inv_chain.c */
 struct seq_file;
-struct sugov_inv_in;
 void sugov_inv_chain_set_window(unsigned int window_us);
 void sugov_inv_chain_get(void);
 void sugov_inv_chain_put(void);
 void sugov_inv_chain_exit(void);
 void sugov_inv_chain_show(struct seq_file *m);
-bool sugov_inv_chain_raise(const struct sugov_inv_cpu *sgc, u64 time,
-			   struct sugov_inv_in *in);
+u32 sugov_inv_chain_busy(const struct sugov_inv_cpu *sgc, u64 time);
 
 /* sugov_inv_debugfs.c */
 void sugov_inv_debugfs_init(void);
