@@ -76,14 +76,17 @@ static struct tracepoint *sugov_inv_tp_switch;
  * sched_waking, on the waking CPU with the wakee's pi_lock held and IRQs
  * off (try_to_wake_up()); a task waking itself has IRQs on there, but it
  * is its own CPU's task and leaves the record alone.  task_cpu() is where
- * the wakee last ran: where it will run is chosen later.
+ * the wakee last ran: where it will run is chosen later.  No window test:
+ * the probes are registered only with the rule on, and a wake-up noted
+ * while they are being removed counts for nothing, as the idle probe
+ * judges none without a window.
  */
 static void sugov_inv_chain_waking_probe(void *data, struct task_struct *p)
 {
 	unsigned int cpu = smp_processor_id();
 	unsigned int wakee_cpu = task_cpu(p);
 
-	if (wakee_cpu == cpu || !READ_ONCE(sugov_inv_chain_window_ns))
+	if (wakee_cpu == cpu)
 		return;
 	sugov_inv_chain_waking(this_cpu_ptr(&sugov_inv_chains), local_clock(),
 			       cpu, wakee_cpu);
@@ -336,6 +339,8 @@ static u32 sugov_inv_chain_partner_busy(unsigned int cpu, u64 time,
  * sugov_inv_chain_busy() - the busy fraction of a CPU's chain partner
  * @sgc: the CPU evaluated, of a single-CPU policy
  * @time: the hook's time, ns (rq clock)
+ * @window_us: its tunables' chain_window_us, as the caller read it (> 0:
+ *	the caller skips the call with the rule off)
  *
  * When @sgc's CPU and the CPU it last handed off to form a chain
  * (sugov_inv_chain_linked()), the partner's smoothed busy fraction, for
@@ -348,19 +353,17 @@ static u32 sugov_inv_chain_partner_busy(unsigned int cpu, u64 time,
  * too).
  *
  * Context: the update_util hook (rq lock held, IRQs off).
- * Return: capacity units, 0 when the CPU is in no chain (or the rule is
- * off, or the partner's estimate is stale).
+ * Return: capacity units, 0 when the CPU is in no chain (or the partner's
+ * estimate is stale).
  */
-u32 sugov_inv_chain_busy(const struct sugov_inv_cpu *sgc, u64 time)
+u32 sugov_inv_chain_busy(const struct sugov_inv_cpu *sgc, u64 time,
+			 unsigned int window_us)
 {
-	u64 window_ns = (u64)READ_ONCE(sgc->sgp->tunables->chain_window_us) *
-			NSEC_PER_USEC;
+	u64 window_ns = (u64)window_us * NSEC_PER_USEC;
 	struct sugov_inv_chain a, b;
 	u64 period_ns;
 	int partner;
 
-	if (!window_ns)
-		return 0;
 	sugov_inv_chain_read(sgc->cpu, &a);
 	partner = a.target_cpu;
 	if (partner < 0 || partner >= nr_cpu_ids || !cpu_online(partner))

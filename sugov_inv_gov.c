@@ -260,6 +260,7 @@ static struct sugov_inv_cpu *sugov_inv_gather(struct sugov_inv_cpu *sgc,
 	const struct sugov_inv_tunables *tunables = sgp->tunables;
 	const struct freq_inv_caps *caps = &sgc->win.caps;
 	struct sugov_inv_cpu *top = sgc;
+	unsigned int chain_window_us;
 	u32 partner_busy;
 
 	if (sgp->shared) {
@@ -274,8 +275,9 @@ static struct sugov_inv_cpu *sugov_inv_gather(struct sugov_inv_cpu *sgc,
 		 * inside one shared policy would need the sum where the
 		 * policy takes the highest, which is not done yet.
 		 */
-		partner_busy = READ_ONCE(tunables->chain_window_us) ?
-			       sugov_inv_chain_busy(sgc, time) : 0;
+		chain_window_us = READ_ONCE(tunables->chain_window_us);
+		partner_busy = chain_window_us ?
+			       sugov_inv_chain_busy(sgc, time, chain_window_us) : 0;
 		if (partner_busy) {
 			u32 util_inv = sugov_inv_chain_util(in->util_inv, in->util_raw,
 							    partner_busy);

@@ -360,7 +360,8 @@ void sugov_inv_chain_get(void);
 void sugov_inv_chain_put(void);
 void sugov_inv_chain_exit(void);
 void sugov_inv_chain_show(struct seq_file *m);
-u32 sugov_inv_chain_busy(const struct sugov_inv_cpu *sgc, u64 time);
+u32 sugov_inv_chain_busy(const struct sugov_inv_cpu *sgc, u64 time,
+			 unsigned int window_us);
 
 /* sugov_inv_debugfs.c */
 void sugov_inv_debugfs_init(void);

@@ -140,18 +140,6 @@ still_working() {
 ktap_check "after the refusals: sugov_inv governs every policy and still evaluates (new requests)" still_working
 
 # --- the chain rule's probes ---------------------------------------------------
-# probes_are STATE: sugov_inv/chain's first line says "probes STATE"
-# within 2 s (the probes follow the governor from a work item).
-probes_are() {
-	n=0
-	while [ $n -lt 20 ]; do
-		grep -q "^# probes $1 " $SGCHAIN && return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	echo "sugov_inv/chain says \"$(head -n 1 $SGCHAIN)\" after 2 s, not probes $1"
-	return 1
-}
 # Catches: a last stop that leaves the probes on sched_waking and
 # sched_switch registered (a per-wake-up cost with no governor to use
 # it), a first start that does not register them, or a rule turned off

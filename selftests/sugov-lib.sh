@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Helpers shared by the governor's selftests (40-sugov-inv, 45-resync,
-# 50-lifecycle, 60-tunables, 70-hotplug, 75-no-drop, 80-stress): loading the module stack, walking the policies,
+# 50-lifecycle, 60-tunables, 70-hotplug, 75-no-drop, 80-stress;
+# tools/bench/probe-guest.sh): loading the module stack, walking the policies,
 # reading vcpufreq's request record, background loads, CPU hotplug and
 # kmemleak.  POSIX sh (busybox ash); source it after ktap.sh.
 
@@ -51,6 +52,19 @@ set_all() {
 	for p in $(active_policies); do
 		echo "$2" > "$p/$1" || return 1
 	done
+}
+
+# probes_are STATE: sugov_inv/chain's first line says "probes STATE"
+# within 2 s (the probes follow the governor from a work item).
+probes_are() {
+	n=0
+	while [ $n -lt 20 ]; do
+		grep -q "^# probes $1 " $SGCHAIN && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	echo "sugov_inv/chain says \"$(head -n 1 $SGCHAIN)\" after 2 s, not probes $1"
+	return 1
 }
 
 # every_policy_runs GOV: every active policy reads back GOV.

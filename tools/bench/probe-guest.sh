@@ -14,8 +14,8 @@
 # Usage: sh tools/bench/probe-guest.sh [ROUNDS] [CALLS]
 rounds=${1:-5}
 calls=${2:-100000}
-CPUFREQ=/sys/devices/system/cpu/cpufreq
 P=/sys/module/probebench/parameters
+. selftests/sugov-lib.sh
 
 insmod selftests/vcpufreq.ko preset=epyc-7742 fast_switch=1 || exit 1
 insmod freq_invariance.ko max_p_khz=2250000 max_boost_khz=3400000 || exit 1
@@ -23,27 +23,12 @@ insmod sugov_inv.ko || exit 1
 insmod selftests/probebench.ko || exit 1
 window=$(cat /sys/module/sugov_inv/parameters/chain_window_us 2>/dev/null)
 
-set_gov() {
-	for p in $CPUFREQ/policy*; do echo "$1" > "$p/scaling_governor" || exit 1; done
-}
 config() {
 	case $1 in
-	performance) set_gov performance ;;
-	chain-off) set_gov sugov_inv; echo 0 > $CPUFREQ/sugov_inv/chain_window_us ;;
-	chain-on) set_gov sugov_inv; echo "${window:-10000}" > $CPUFREQ/sugov_inv/chain_window_us ;;
+	performance) set_all scaling_governor performance ;;
+	chain-off) set_all scaling_governor sugov_inv && echo 0 > $CPUFREQ/sugov_inv/chain_window_us ;;
+	chain-on) set_all scaling_governor sugov_inv && echo "${window:-10000}" > $CPUFREQ/sugov_inv/chain_window_us ;;
 	esac
-}
-# The probes follow the governor from a work item (sugov_inv_chain_put()):
-# wait, 5 s at most, until debugfs says what the configuration wants.
-probes_are() {
-	t=0
-	while [ $t -lt 50 ]; do
-		head -n 1 /sys/kernel/debug/sugov_inv/chain | grep -q "# probes $1" && return 0
-		sleep 0.1
-		t=$((t + 1))
-	done
-	echo "probe-guest: the probes not $1 after 5 s" >&2
-	exit 1
 }
 
 echo "PROBE_SETUP rounds=$rounds calls=$calls cpus=$(nproc) chain_window_us=${window:-?}"
@@ -51,8 +36,11 @@ taskset -p 1 $$ >/dev/null || exit 1
 r=1
 while [ $r -le "$rounds" ]; do
 	for c in performance chain-off chain-on; do
-		config "$c"
-		if [ $c = chain-on ]; then probes_are registered; else probes_are off; fi
+		config "$c" || { echo "probe-guest: configuration $c not set" >&2; exit 1; }
+		# The probes follow the governor and the window from a work
+		# item (sugov_inv_chain_sync()): the state the configuration wants
+		if [ $c = chain-on ]; then want=registered; else want=off; fi
+		probes_are $want >&2 || exit 1
 		for e in waking switch_idle switch_task; do
 			echo $e > $P/event || exit 1
 			echo "$calls" > $P/run || exit 1
@@ -61,4 +49,4 @@ while [ $r -le "$rounds" ]; do
 	done
 	r=$((r + 1))
 done
-set_gov performance
+set_all scaling_governor performance || exit 1
