@@ -345,8 +345,12 @@ def calibrate(req: Request, env: dict[str, str], limit_s: float
                 break
             size *= 10
         assert took is not None
+        # Sized from the probe time as plan.json records it (ms), so that
+        # the record reproduces the size: from the unrounded time a size
+        # near a .5 boundary came out one off (113 against 112 recomputed)
+        took = round(took, 3)
         new = scaled_size(size, took, req.duration_s)
-        done.append({'workload': w.name, 'probe_size': size, 'probe_s': round(took, 3),
+        done.append({'workload': w.name, 'probe_size': size, 'probe_s': took,
                      'size': new})
         out(f'compare: {w.name}: size {new} for {req.duration_s:g} s '
             f'(probe: {size} took {took:.2f} s)')
