@@ -25,11 +25,13 @@ export VM_TCG_THREAD=${VM_TCG_THREAD:-single}
 
 "$src/tools/deps.sh" --quiet || exit 1
 
-# run_one NAME FILE SED-EXPR SUITE [debug|icount|smp|stock [ENV...]]:
+# run_one NAME FILE SED-EXPR SUITE [debug|icount|onethread|smp|stock [ENV...]]:
 # break FILE, run selftests/SUITE.sh on Debian's kernel, or with "debug"
 # on the project's debug test kernel (lockdep, KASAN; built by make
 # kunit), 2 vCPUs, or with "icount" in an instruction-counted 1-vCPU
-# guest with EMU_TIMING=1 (15-emulation's timing checks), or with "smp"
+# guest with EMU_TIMING=1 (15-emulation's timing checks), or with
+# "onethread" in a 2-vCPU one on one instruction clock with
+# EMU_ONE_THREAD=1 (17-emulation-one-thread), or with "smp"
 # in a 2-vCPU guest without instruction counting with EMU_SMP=1
 # (16-emulation-smp); ENV (NAME=VALUE words) is the suite's environment.
 run_one() {
@@ -62,6 +64,10 @@ run_one() {
 		# so x86's TSC notifier is registered and the TSC check runs.
 		vmargs=(--smp 1 --icount --cpu max)
 		envargs=(env EMU_TIMING=1)
+	elif [ "$kernel" = onethread ]; then
+		# make check's emulation part: 2 vCPUs, one instruction clock
+		vmargs=(--smp 2 --icount=smp --cpu max)
+		envargs=(env EMU_ONE_THREAD=1)
 	elif [ "$kernel" = smp ]; then
 		# -cpu max, as make check's emulation-smp part: HPET, not the
 		# Intel model's TSC, for the stall loop's clock.
@@ -201,6 +207,8 @@ run_one "emu: emulate_period_us not range-checked" $V \
 	's/^\tif (vcpufreq_emulate_period_us < 100 ||$/\tif (0 \&\&/' 15-emulation icount
 run_one "emu: a policy's frequency change sets every CPU's emulated speed" $DRV \
 	's/^\t\t\tvcpufreq_emu_set(cpu, idx, cpufreq_boost_enabled());$/\t\t\t{ unsigned int c; for_each_online_cpu(c) vcpufreq_emu_set(c, idx, cpufreq_boost_enabled()); }/' 16-emulation-smp smp
+run_one "emu (one host thread): another CPU's stall counted as this CPU's work" $V \
+	's/^\t\t\tec->work.useful_ns += delta - lost;$/\t\t\tec->work.useful_ns += delta;/' 17-emulation-one-thread onethread
 run_one "emu: an offline CPU keeps using energy" $V \
 	's/^\tif (!ec->online)$/\tif (0)/' 15-emulation
 run_one "emu: the offline callback leaves the CPU's timer running (unload)" $V \

@@ -107,6 +107,7 @@ struct vcpufreq_emu_package {
  * @stall_ns:	stall time since load (part of @busy_ns)
  * @fires:	stall timer callbacks since load
  * @entry_ns:	the timer's interrupt entry and exit since load (estimated)
+ * @debt_ns:	stall owed and not yet spun
  * @slot_ns:	busy time at each residency slot
  */
 struct vcpufreq_emu_snap {
@@ -117,6 +118,7 @@ struct vcpufreq_emu_snap {
 	u64 stall_ns;
 	u64 fires;
 	u64 entry_ns;
+	u64 debt_ns;
 	u64 slot_ns[VCPUFREQ_EMU_SLOTS];
 };
 
@@ -142,6 +144,7 @@ const struct vcpufreq_preset *vcpufreq_preset_find(const char *name);
 
 /* vcpufreq_emu.c: parameters, the machine, its life cycle and readers */
 extern bool vcpufreq_emulate_boost;
+extern bool vcpufreq_emulate_one_thread;
 extern unsigned int vcpufreq_emulate_period_us;
 extern struct vcpufreq_machine vcpufreq_machine;
 int vcpufreq_emu_check(void);

@@ -315,8 +315,9 @@ static void vcpufreq_config_emu_show(struct seq_file *m)
 	const struct vcpufreq_machine *mc = &vcpufreq_machine;
 	unsigned int i;
 
-	seq_printf(m, "emulate_boost %d\nemulate_period_us %u\n",
-		   vcpufreq_emulate_boost, vcpufreq_emulate_period_us);
+	seq_printf(m, "emulate_boost %d\nemulate_one_thread %d\nemulate_period_us %u\n",
+		   vcpufreq_emulate_boost, vcpufreq_emulate_one_thread,
+		   vcpufreq_emulate_period_us);
 	seq_printf(m, "top_khz %u\nboost_khz %u\nenergy_range_uj %lu\n",
 		   mc->top_khz, mc->boost_khz, vcpufreq_energy_range_uj);
 	for (i = 0; i < VCPUFREQ_EMU_SLOTS; i++) {
@@ -384,10 +385,10 @@ static int vcpufreq_energy_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu) {
 		vcpufreq_emu_read(cpu, &snap);
 		cpus_nj += snap.energy_nj;
-		seq_printf(m, "cpu %u khz %u energy_uj %llu busy_ns %llu idle_ns %llu stall_ns %llu fires %llu entry_ns %llu\n",
+		seq_printf(m, "cpu %u khz %u energy_uj %llu busy_ns %llu idle_ns %llu stall_ns %llu fires %llu entry_ns %llu debt_ns %llu\n",
 			   cpu, snap.eff_khz, div_u64(snap.energy_nj, 1000),
 			   snap.busy_ns, snap.idle_ns, snap.stall_ns,
-			   snap.fires, snap.entry_ns);
+			   snap.fires, snap.entry_ns, snap.debt_ns);
 		for (i = 0; i < VCPUFREQ_EMU_SLOTS; i++) {
 			if (mc->slot_khz[i] && snap.slot_ns[i])
 				seq_printf(m, "residency %u %u %llu\n", cpu,

@@ -574,9 +574,11 @@ static int __init vcpufreq_init(void)
 		vcpufreq_fast_switch_param ? "fast switch" : "slow path only",
 		vcpufreq_shared ? "one shared" : "per-CPU");
 	if (vcpufreq_emulate)
-		pr_info("emulating: top %u kHz, boost %u kHz, period %u us\n",
+		pr_info("emulating: top %u kHz, boost %u kHz, period %u us%s\n",
 			vcpufreq_machine.top_khz, vcpufreq_machine.boost_khz,
-			vcpufreq_emulate_period_us);
+			vcpufreq_emulate_period_us,
+			vcpufreq_emulate_one_thread ?
+			", one host thread for every CPU" : "");
 	return 0;
 
 err_debugfs:

@@ -43,6 +43,25 @@ module_param_named(emulate_boost, vcpufreq_emulate_boost, bool, 0444);
 MODULE_PARM_DESC(emulate_boost,
 		 "With emulate=1 and boost on: max_P runs at the preset's hidden boost frequency (default 1)");
 
+/*
+ * One host thread runs every vCPU (QEMU's -accel tcg,thread=single, and
+ * every -icount guest), so guest time is the sum of what all vCPUs
+ * executed: a CPU that stalls by spinning takes that time from every
+ * other busy CPU, which then counted it as its own work and owed a stall
+ * for it in turn.  On two vCPUs at 1500 of 3400 MHz (a stall of 1.27 ns
+ * per ns of work) that fed back until every busy CPU stalled 90 % of each
+ * period: stress-ng on one CPU, the other running a kworker now and then,
+ * took 7.7 times as long as at 3400 MHz against the model's 2.27.  With
+ * this set, a stall counts only the CPU's own spinning (the clock reads
+ * of its loop), and a busy CPU's work leaves out what the others spun
+ * meanwhile.  Set by tools/compare/guest.sh when the guest's command line
+ * says so (tools/vm/run).
+ */
+bool vcpufreq_emulate_one_thread;
+module_param_named(emulate_one_thread, vcpufreq_emulate_one_thread, bool, 0444);
+MODULE_PARM_DESC(emulate_one_thread,
+		 "With emulate=1: one host thread runs every vCPU (QEMU thread=single): count stalls in each CPU's own time (default 0)");
+
 unsigned int vcpufreq_emulate_period_us = 1000;
 module_param_named(emulate_period_us, vcpufreq_emulate_period_us, uint, 0444);
 MODULE_PARM_DESC(emulate_period_us,
@@ -99,6 +118,14 @@ MODULE_PARM_DESC(cppc_page,
  */
 #define VCPUFREQ_EMU_MAX_SLOWDOWN	10
 
+/*
+ * With emulate_one_thread, the longest step between two clock reads of a
+ * stall's loop that is the loop's own: a longer one is another vCPU that
+ * QEMU ran meanwhile (one read takes well under a microsecond of guest
+ * time under TCG, with or without instruction counting).
+ */
+#define VCPUFREQ_EMU_OWN_STEP_NS	(10 * NSEC_PER_USEC)
+
 /**
  * struct vcpufreq_emu_cpu - one CPU of the emulated machine
  * @lock:	protects every field up to @timer.  Raw, taken with IRQs off:
@@ -130,6 +157,10 @@ MODULE_PARM_DESC(cppc_page,
  *		(max_P), in cycles
  * @cppc_delivered: delivered counter: busy time at work.eff_khz, in
  *		cycles
+ * @others_spun_ns: with emulate_one_thread, the other CPUs' @spun_ns
+ *		summed when @last_ns was integrated
+ * @spun_ns:	with emulate_one_thread, the stalls this CPU spun since
+ *		load, in its own time; written by the CPU itself only
  * @timer:	the stall timer, pinned to the CPU
  * @armed:	@timer is queued; only the CPU itself, with IRQs off, reads
  *		or writes it
@@ -156,6 +187,8 @@ struct vcpufreq_emu_cpu {
 	void __iomem *cppc_ctrs;
 	u64 cppc_reference;
 	u64 cppc_delivered;
+	u64 others_spun_ns;
+	u64 spun_ns;
 	struct hrtimer timer;
 	bool armed;
 	bool kicked;
@@ -196,6 +229,21 @@ static void vcpufreq_cppc_advance(struct vcpufreq_emu_cpu *ec, u64 delta_ns)
 	writeq(ec->cppc_delivered, ec->cppc_ctrs + VCPUFREQ_CPPC_DEL_CTR_OFF);
 }
 
+/* With emulate_one_thread: what every CPU but @ec spun since load, ns */
+static u64 vcpufreq_emu_others_spun(const struct vcpufreq_emu_cpu *ec)
+{
+	const struct vcpufreq_emu_cpu *other;
+	unsigned int cpu;
+	u64 sum = 0;
+
+	for_each_possible_cpu(cpu) {
+		other = per_cpu_ptr(&vcpufreq_emu, cpu);
+		if (other != ec)
+			sum += READ_ONCE(other->spun_ns);
+	}
+	return sum;
+}
+
 /*
  * Bring @ec's integrals up to @now at its present state.  @now may be a
  * little behind @ec->last_ns when two CPUs read the clock in turn: never
@@ -206,33 +254,45 @@ static void vcpufreq_cppc_advance(struct vcpufreq_emu_cpu *ec, u64 delta_ns)
  * never runs more than a tick past the last tick's time, so in a hard IRQ
  * that holds the tick off, a spin on it can wait for ever; and it differs
  * between CPUs, which remote readers would see.
+ *
+ * Return: with emulate_one_thread, the busy time left out of the work as
+ * the other CPUs' stalls, ns; else 0.
  */
-static void vcpufreq_emu_account(struct vcpufreq_emu_cpu *ec, u64 now)
+static u64 vcpufreq_emu_account(struct vcpufreq_emu_cpu *ec, u64 now)
 {
-	u64 delta;
+	u64 delta, others = 0, lost = 0;
 
 	lockdep_assert_held(&ec->lock);
 	if (now <= ec->last_ns)
-		return;
+		return 0;
 	delta = now - ec->last_ns;
 	ec->last_ns = now;
+	if (vcpufreq_emulate_one_thread) {
+		others = vcpufreq_emu_others_spun(ec);
+		lost = others - ec->others_spun_ns;
+		ec->others_spun_ns = others;
+	}
 	if (!ec->online)
-		return;
+		return 0;
 
 	if (ec->busy) {
 		ec->busy_ns += delta;
 		ec->slot_ns[ec->slot] += delta;
 		ec->energy_nj += vcpufreq_em_nj(delta, ec->busy_uw);
-		if (ec->stalling)
+		if (ec->stalling) {
 			ec->stall_ns += delta;
-		else
-			ec->work.useful_ns += delta;
+			lost = 0;
+		} else {
+			lost = min(delta, lost);
+			ec->work.useful_ns += delta - lost;
+		}
 		if (ec->cppc_ctrs)
 			vcpufreq_cppc_advance(ec, delta);
-	} else {
-		ec->idle_ns += delta;
-		ec->energy_nj += vcpufreq_em_nj(delta, vcpufreq_em->idle_uw);
+		return lost;
 	}
+	ec->idle_ns += delta;
+	ec->energy_nj += vcpufreq_em_nj(delta, vcpufreq_em->idle_uw);
+	return 0;
 }
 
 /* The slot table entry @idx runs at, boost being @boost_on. */
@@ -286,7 +346,7 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 						   struct vcpufreq_emu_cpu,
 						   timer);
 	struct vcpufreq_emu_fire fire;
-	u64 start, now, last, spin, entry, expires_ns;
+	u64 start, now, last, spin, spun = 0, entry, expires_ns, lost;
 	unsigned int still = 0;
 
 	raw_spin_lock(&ec->lock);
@@ -298,7 +358,7 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	}
 	start = ktime_get_ns();
-	vcpufreq_emu_account(ec, start);
+	lost = vcpufreq_emu_account(ec, start);
 	/*
 	 * The interrupt's own entry and exit are not work to slow down:
 	 * counted as work, they made every stall too long by ~2 % of a 1 ms
@@ -307,6 +367,18 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 	expires_ns = ktime_to_ns(hrtimer_get_expires(timer));
 	fire.late_ns = start > expires_ns ? start - expires_ns : 0;
 	fire.kicked = ec->kicked;
+	/*
+	 * With one host thread, a periodic callback that came late is a CPU
+	 * that QEMU did not run meanwhile (it takes the interrupt as soon as
+	 * it runs, unless other CPUs' stalls held the thread, which
+	 * vcpufreq_emu_account() left out already): its task was runnable
+	 * but did no work.  A kernel thread woken on a CPU while another
+	 * CPU ran a job counted 31 ms as work for 0.3 ms done, and owed a
+	 * stall that slowed the job.
+	 */
+	if (vcpufreq_emulate_one_thread && !fire.kicked && fire.late_ns > lost)
+		ec->work.useful_ns -= min(ec->work.useful_ns,
+					  fire.late_ns - lost);
 	fire.top_khz = vcpufreq_machine.top_khz;
 	fire.budget_ns = div_u64(vcpufreq_machine.period_ns *
 				 VCPUFREQ_EMU_BUDGET_TENTHS, 10);
@@ -326,6 +398,14 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 		do {
 			now = ktime_get_ns();
 			if (now != last) {
+				if (!vcpufreq_emulate_one_thread) {
+					spun = now - start;
+				} else if (now - last <= VCPUFREQ_EMU_OWN_STEP_NS) {
+					spun += now - last;
+					/* The others' accounting leaves it out */
+					WRITE_ONCE(ec->spun_ns,
+						   ec->spun_ns + now - last);
+				}
 				last = now;
 				still = 0;
 			} else if (++still > VCPUFREQ_EMU_STILL_READS) {
@@ -333,12 +413,12 @@ static enum hrtimer_restart vcpufreq_emu_timer(struct hrtimer *timer)
 					     smp_processor_id());
 				break;
 			}
-		} while (now - start < spin);
+		} while (spun < spin);
 
 		raw_spin_lock(&ec->lock);
 		vcpufreq_emu_account(ec, now);
 		ec->stalling = false;
-		vcpufreq_emu_paid(&ec->work, now - start);
+		vcpufreq_emu_paid(&ec->work, spun);
 		raw_spin_unlock(&ec->lock);
 	}
 
@@ -396,6 +476,8 @@ static int vcpufreq_emu_online(unsigned int cpu)
 
 	raw_spin_lock_irq(&ec->lock);
 	ec->last_ns = ktime_get_ns();
+	if (vcpufreq_emulate_one_thread)
+		ec->others_spun_ns = vcpufreq_emu_others_spun(ec);
 	ec->online = true;
 	/* The hotplug thread runs: busy. */
 	ec->busy = true;
@@ -570,6 +652,7 @@ void vcpufreq_emu_read(unsigned int cpu, struct vcpufreq_emu_snap *snap)
 	snap->stall_ns = ec->stall_ns;
 	snap->fires = ec->fires;
 	snap->entry_ns = ec->entry_ns;
+	snap->debt_ns = ec->work.debt_ns;
 	memcpy(snap->slot_ns, ec->slot_ns, sizeof(snap->slot_ns));
 	raw_spin_unlock_irq(&ec->lock);
 }

@@ -27,7 +27,8 @@
 #   kunit: the KUnit suites on the 6.1 debug test kernel
 #   fail-nth: 85-fail-nth on the debug test kernel, allocations failed
 #     one at a time (FAILNTH_FULL=1: every point, an hour or more)
-#   emulation, emulation-6.12: 15-emulation under instruction counting
+#   emulation, emulation-6.12: 15-emulation under instruction counting,
+#     and on 6.1 17-emulation-one-thread (2 vCPUs on one instruction clock)
 #   compare-guest: tools/compare end to end in an icount guest
 #   compare: tools/compare's unit tests (host)
 #   fi-probe: the decoders against published register values (host)
@@ -395,6 +396,13 @@ part_emulation() { # SERIES
 	guest_run "check-emulation$sfx" 600 --kernel-version "$series" --smp 1 --icount \
 		-- env EMU_TIMING=1 sh selftests/run.sh '15-*.sh'
 	tally "emulation ($series icount)" "$build/vm/check-emulation$sfx.log"
+	[ "$series" = 6.1 ] || return 0
+	# Two vCPUs on one instruction clock, as tools/compare's --smp N
+	# --icount: 17-emulation-one-thread (the stall arithmetic is the
+	# driver's, not the kernel's: 6.1 only).
+	guest_run check-emulation-one-thread 600 --smp 2 --icount=smp \
+		-- env EMU_ONE_THREAD=1 sh selftests/run.sh '17-*.sh'
+	tally "emulation (6.1, 2 vCPUs, one host thread)" "$build/vm/check-emulation-one-thread.log"
 }
 
 part_emulation_smp() {

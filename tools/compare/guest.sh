@@ -36,9 +36,13 @@ done
 
 cppc=
 [ -n "${CPPC_PAGE:-}" ] && cppc="cppc_page=$CPPC_PAGE"
+# One host thread runs every vCPU (tools/vm/run says so in the command
+# line): each busy CPU's work is its share of the guest time
+one_thread=
+grep -qw sugov_vm_tcg=single /proc/cmdline && one_thread=emulate_one_thread=1
 # VCPUFREQ_ENERGY: energy_scope= and package_cores= (tools/compare --energy-scope)
 # shellcheck disable=SC2086
-if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emulate_boost" ${cppc:+"$cppc"} ${VCPUFREQ_ENERGY:-}; then
+if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emulate_boost" ${cppc:+"$cppc"} $one_thread ${VCPUFREQ_ENERGY:-}; then
 	# Without energy the harness can still be exercised on a vcpufreq
 	# that has no emulation (requests then change no speed).
 	if [ "$need_energy" = 1 ] || ! insmod selftests/vcpufreq.ko preset="$preset"; then

@@ -33,7 +33,7 @@ WORKLOADS="tbench:1:3 tbench:2:3 dbench:1:3 hackbench:2:30 cpu:2:100 forkexec:60
 
 # emu: CPU 0's "busy_ns stall_ns fires entry_ns", and ctxt, now.
 emu() {
-	while read -r k c _ _ _ _ _ b _ _ _ s _ f _ e; do
+	while read -r k c _ _ _ _ _ b _ _ _ s _ f _ e _; do
 		[ "$k" = cpu ] && [ "$c" = 0 ] && printf '%s %s %s %s ' "$b" "$s" "$f" "$e"
 	done < $DBG/energy
 	while read -r k n; do [ "$k" = ctxt ] && echo "$n"; done < /proc/stat
