@@ -137,7 +137,7 @@ run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $D \
 # policy stops, or while the rule is off (chain_window_us=0).
 CH=sugov_inv_chain.c
 run_one "chain: the last stop leaves the probes registered" $CH \
-	'/^void sugov_inv_chain_put(/,/^}/ s/^\t\tschedule_work(&sugov_inv_chain_work);$/\t\t;/' 50-lifecycle
+	'/^void sugov_inv_chain_put(/,/^}/ s/^\t\tsugov_inv_chain_queue();$/\t\t;/' 50-lifecycle
 run_one "chain: the probes stay registered with the rule off" $CH \
 	's/^\t       READ_ONCE(sugov_inv_chain_window_ns);$/\t       1;/' 50-lifecycle
 
