@@ -178,7 +178,8 @@ static void sugov_inv_chain_unregister(void)
  * Bring the probes in line with the users count and the window: wanted
  * while some policy runs the governor with the rule on.  A failed
  * registration leaves the rule without records (no CPU has a target: no
- * chain) and is tried again at the next start, stop or window change.
+ * chain) and is tried again when the rule is turned off and on, or
+ * the first policy starts after the last one stopped.
  */
 static void sugov_inv_chain_sync(struct kthread_work *work)
 {
