@@ -267,6 +267,13 @@ op_check() {
 	printf '%s\n' "$before" > /tmp/fn-before
 	printf '%s\n' "$_now" | diff /tmp/fn-before - | grep '^[-+][^-+]' | head -n 6
 }
+# op_judge: _r, what is wrong after a run that returned success: what
+# op_ok printed, whatever its exit status (most op_ok end with an undo
+# that succeeds), else the state's difference from before
+op_judge() {
+	_r=$(op_ok 2>&1) || _r=${_r:-"op_ok failed"}
+	[ -n "$_r" ] || _r=$(op_check 2>&1)
+}
 # run_nth N: the operation once with its Nth point armed (fail-nth's line)
 run_nth() {
 	if [ -n "$_wchan" ]; then
@@ -285,7 +292,7 @@ subset_count() {
 	_count= _step=1
 	_line=$(run_nth 1000000 "$@")
 	case $_line in
-	n=*" injected=0 points="*" rc=0") _r=$(op_ok 2>&1) && _r=$(op_check 2>&1) ;;
+	n=*" injected=0 points="*" rc=0") op_judge ;;
 	*) _r="fail-nth with nothing failed: $_line" ;;
 	esac
 	[ -n "$_r" ] && { _why="nothing failed: $(echo "$_r" | head -n 6 | tr '\n' ';')"; return; }
@@ -346,7 +353,7 @@ sweep() {
 		esac
 		_rc=${_line##*rc=}
 		if [ "$_rc" = 0 ]; then
-			_r=$(op_ok 2>&1) && _r=$(op_check 2>&1)
+			op_judge
 			[ "$_inj" = 1 ] && _tol=$((_tol + 1))
 		else
 			_r=$(op_check 2>&1)
@@ -516,15 +523,11 @@ chain_errs() {
 	log_since "$(cat $CHAIN_MARK)" | grep "$CHAIN_ERR" > /tmp/fn-chain-errs
 	echo "$(grep -c . /tmp/fn-chain-errs) $(grep -c ": -12\$" /tmp/fn-chain-errs)"
 }
-# chain_judged CHECKS: run CHECKS (a function that prints what is wrong),
-# mark the log for the next run, and fail with what CHECKS printed: the
-# sweep keeps op_ok's words only when it fails
+# chain_judged CHECKS: run CHECKS (a function that prints what is
+# wrong), then mark the log for the next run
 chain_judged() {
-	_o=$($1 2>&1)
+	$1
 	log_mark > $CHAIN_MARK
-	[ -z "$_o" ] && return 0
-	echo "$_o"
-	return 1
 }
 # sched_events 0|1: the sched_waking and sched_switch trace events
 sched_events() {
@@ -543,7 +546,7 @@ chain_sweeps() {
 		return
 	fi
 	_w0=$(rd $W)
-	echo 0 > $W && probes_are off
+	echo 0 > $W && probes_are off | sed "s/^/# /"
 	# A write that turns the rule on
 	chain_on_checks() {
 		set -- $(chain_errs)
@@ -571,7 +574,7 @@ chain_sweeps() {
 	sweep "chain rule's probes, beside the trace events: chain_window_us 0 -> 10000 (the sugov_inv_chain worker)" \
 		-t "$_cw" -w kthread_worker_fn write $W 10000
 	# A write that turns it off: nothing to report, no probe left
-	echo 10000 > $W && probes_are registered
+	echo 10000 > $W && probes_are registered | sed "s/^/# /"
 	chain_off_checks() {
 		set -- $(chain_errs)
 		grep -q "^# probes off " $SGCHAIN || echo "probes still registered after the rule went off"
