@@ -10,9 +10,9 @@
  *
  * The probes are registered while the governor runs on some policy with
  * the rule on: the first start has them registered, the last stop or a
- * window of 0 removed, from a work item (sugov_inv_chain_get(),
- * sugov_inv_chain_put(), sugov_inv_chain_set_window(); why a work item:
- * at sugov_inv_chain_users).
+ * window of 0 removed, by the module's kthread worker "sugov_inv_chain"
+ * (sugov_inv_chain_get(), sugov_inv_chain_put(),
+ * sugov_inv_chain_set_window(); why a worker: at sugov_inv_chain_users).
  *
  * Why tracepoints: the update_util hook is called for the woken task's
  * CPU, often from the waker's CPU, but not when the waker goes idle, and
@@ -26,6 +26,8 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/kthread.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -35,8 +37,8 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
-#include <linux/workqueue.h>
 
+#include "compat.h"
 #include "sugov_inv_chain.h"
 #include "sugov_inv_internal.h"
 #include "sugov_inv_rules.h"
@@ -66,7 +68,19 @@ static u64 sugov_inv_chain_window_ns;
  * would deadlock.
  */
 static atomic_t sugov_inv_chain_users = ATOMIC_INIT(0);
-/* Serializes the work with module exit; protects the fields below */
+
+/*
+ * The work runs on a kthread worker of its own rather than the system
+ * workqueue: its thread runs nothing else, so every allocation it makes
+ * is the registration's, and /proc/PID/fail-nth armed on it fails the
+ * Nth of them (selftests/85-fail-nth.sh), where a kworker would spend
+ * the count on whatever other work it runs.  Created at module init
+ * (sugov_inv_chain_init()), before any start can queue the work.
+ */
+static struct kthread_worker *sugov_inv_chain_worker;
+static struct kthread_work sugov_inv_chain_work;
+
+/* Taken by the work and by module exit; protects the fields below */
 static DEFINE_MUTEX(sugov_inv_chain_lock);
 static bool sugov_inv_chain_registered;
 static struct tracepoint *sugov_inv_tp_waking;
@@ -164,9 +178,10 @@ static void sugov_inv_chain_unregister(void)
  * Bring the probes in line with the users count and the window: wanted
  * while some policy runs the governor with the rule on.  A failed
  * registration leaves the rule without records (no CPU has a target: no
- * chain) and is tried again at the next start, stop or window change.
+ * chain) and is tried again when the rule is turned off and on, or
+ * the first policy starts after the last one stopped.
  */
-static void sugov_inv_chain_sync(struct work_struct *work)
+static void sugov_inv_chain_sync(struct kthread_work *work)
 {
 	bool want;
 	int ret;
@@ -188,7 +203,15 @@ static void sugov_inv_chain_sync(struct work_struct *work)
 	mutex_unlock(&sugov_inv_chain_lock);
 }
 
-static DECLARE_WORK(sugov_inv_chain_work, sugov_inv_chain_sync);
+/*
+ * Have the worker run sugov_inv_chain_sync(); any context (the queue's
+ * lock is a raw spinlock).  A work still pending runs once, and reads
+ * the latest users count and window then.
+ */
+static void sugov_inv_chain_queue(void)
+{
+	kthread_queue_work(sugov_inv_chain_worker, &sugov_inv_chain_work);
+}
 
 /**
  * sugov_inv_chain_set_window() - set the rule's window
@@ -196,8 +219,8 @@ static DECLARE_WORK(sugov_inv_chain_work, sugov_inv_chain_sync);
  *
  * The probes and the evaluations use the new window from their next
  * call.  Turning the rule off or on while some policy runs the governor
- * has the probes removed or registered, from the work item: off, the
- * rule costs the scheduler nothing.
+ * has the probes removed or registered, by the worker: off, the rule
+ * costs the scheduler nothing.
  *
  * Context: process (governor start, the tunable's store).
  */
@@ -207,14 +230,14 @@ void sugov_inv_chain_set_window(unsigned int window_us)
 	u64 old_ns = xchg(&sugov_inv_chain_window_ns, window_ns);
 
 	if (!old_ns != !window_ns && atomic_read(&sugov_inv_chain_users) > 0)
-		schedule_work(&sugov_inv_chain_work);
+		sugov_inv_chain_queue();
 }
 
 /**
  * sugov_inv_chain_get() - a policy starts: the probes are wanted
  *
  * Description: The first user has the probes registered, on cleared
- * records, from a work item (sugov_inv_chain_users says why not here):
+ * records, by the worker (sugov_inv_chain_users says why not here):
  * the rule sees hand-offs from a moment after the start.
  *
  * Context: process (governor start, possibly in a CPU hotplug callback).
@@ -222,13 +245,13 @@ void sugov_inv_chain_set_window(unsigned int window_us)
 void sugov_inv_chain_get(void)
 {
 	if (atomic_inc_return(&sugov_inv_chain_users) == 1)
-		schedule_work(&sugov_inv_chain_work);
+		sugov_inv_chain_queue();
 }
 
 /**
  * sugov_inv_chain_put() - a policy stops: drop its use of the probes
  *
- * Description: The last user has them unregistered from the work item;
+ * Description: The last user has them unregistered by the worker;
  * sugov_inv_chain_exit() makes sure they are gone before the module is.
  *
  * Context: process (governor stop, possibly in a CPU hotplug callback).
@@ -240,21 +263,51 @@ void sugov_inv_chain_put(void)
 	if (WARN_ON_ONCE(users < 0))
 		atomic_set(&sugov_inv_chain_users, 0);
 	else if (!users)
-		schedule_work(&sugov_inv_chain_work);
+		sugov_inv_chain_queue();
+}
+
+/**
+ * sugov_inv_chain_init() - create the worker that registers the probes
+ *
+ * Description: The kthread worker "sugov_inv_chain", which runs every
+ * registration and removal of the probes (sugov_inv_chain_worker says
+ * why a thread of its own).  No probe is registered here: the first
+ * start asks for them.
+ *
+ * Context: module init, before cpufreq_register_governor(); sleeps.
+ * Return: 0, or the error of kthread_run_worker() (-ENOMEM, -EINTR),
+ * with nothing left behind.
+ */
+int __init sugov_inv_chain_init(void)
+{
+	struct kthread_worker *worker;
+
+	kthread_init_work(&sugov_inv_chain_work, sugov_inv_chain_sync);
+	worker = kthread_run_worker(0, "sugov_inv_chain");
+	if (IS_ERR(worker)) {
+		pr_err("cannot create the chain rule's worker: %ld\n",
+		       PTR_ERR(worker));
+		return PTR_ERR(worker);
+	}
+	sugov_inv_chain_worker = worker;
+	return 0;
 }
 
 /**
  * sugov_inv_chain_exit() - no probe may outlive the module
  *
- * Description: Waits for a pending registration change and removes the
- * probes if they are still there (no policy runs the governor once it is
- * unregistered, so none can ask for them again).
+ * Description: Runs a pending registration change, ends the worker and
+ * removes the probes if they are still there (no policy runs the
+ * governor once it is unregistered, so none can ask for them again).
  *
- * Context: module exit, after cpufreq_unregister_governor(); sleeps.
+ * Context: module exit, after cpufreq_unregister_governor(), or module
+ * init unwinding a failure after sugov_inv_chain_init(); sleeps.
  */
 void sugov_inv_chain_exit(void)
 {
-	flush_work(&sugov_inv_chain_work);
+	/* Flushes the worker first: its last work runs to its end */
+	kthread_destroy_worker(sugov_inv_chain_worker);
+	sugov_inv_chain_worker = NULL;
 	mutex_lock(&sugov_inv_chain_lock);
 	if (sugov_inv_chain_registered) {
 		sugov_inv_chain_unregister();

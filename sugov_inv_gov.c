@@ -787,14 +787,20 @@ static int __init sugov_inv_module_init(void)
 	ret = sugov_inv_pm_init();
 	if (ret)
 		goto remove_debugfs;
+	/* The chain rule's worker too: a start queues work for it */
+	ret = sugov_inv_chain_init();
+	if (ret)
+		goto unregister_pm;
 
 	ret = cpufreq_register_governor(&sugov_inv_gov);
 	if (ret) {
 		pr_err("cannot register the governor: %d\n", ret);
-		goto unregister_pm;
+		goto stop_chain;
 	}
 	return 0;
 
+stop_chain:
+	sugov_inv_chain_exit();
 unregister_pm:
 	sugov_inv_pm_exit();
 remove_debugfs:

@@ -358,6 +358,7 @@ struct seq_file;
 void sugov_inv_chain_set_window(unsigned int window_us);
 void sugov_inv_chain_get(void);
 void sugov_inv_chain_put(void);
+int __init sugov_inv_chain_init(void);
 void sugov_inv_chain_exit(void);
 void sugov_inv_chain_show(struct seq_file *m);
 u32 sugov_inv_chain_busy(const struct sugov_inv_cpu *sgc, u64 time,

@@ -42,7 +42,10 @@
 # The CPU online/offline callbacks of cpufreq and of our modules run in
 # the CPU's hotplug thread (cpuhp/N), not in the writer: that thread is
 # the one armed for them, and for the per-CPU part of freq_invariance's
-# load (its probe of the CPU and the CPU's sysfs report).
+# load (its probe of the CPU and the CPU's sysfs report).  Likewise the
+# chain rule's probes are registered and removed by sugov_inv's kthread
+# worker (sugov_inv_chain), after the write of chain_window_us returned:
+# that thread is armed, and its count read once it is idle again.
 #
 # FAILNTH_OPS selects groups: "all" (default), or some of probe
 # (freq_invariance's load; alone in a guest booted with tools/vm/run
@@ -108,7 +111,7 @@ for g in $OPS; do
 	case $g in
 	probe|load) plan=$((plan + 2)) ;;
 	hotplug) plan=$((plan + 3)) ;;
-	gov) plan=$((plan + 7)) ;;
+	gov) plan=$((plan + 10)) ;;
 	shared) plan=$((plan + 5)) ;;
 	*) echo "85-fail-nth: unknown group $g in FAILNTH_OPS" >&2; exit 2 ;;
 	esac
@@ -170,14 +173,16 @@ state() {
 	done
 }
 
-# A hotplug thread's PID: cpuhp/N is a kthread named so in its stat.
-cpuhp_pid() {
+# kthread_pid COMM: the PID of the kthread named COMM in its stat
+kthread_pid() {
 	for s in /proc/[0-9]*/stat; do
 		read -r _pid _comm _rest < "$s" 2>/dev/null
-		[ "$_comm" = "(cpuhp/$1)" ] && { echo "$_pid"; return 0; }
+		[ "$_comm" = "($1)" ] && { echo "$_pid"; return 0; }
 	done
 	return 1
 }
+# A hotplug thread's PID: cpuhp/N
+cpuhp_pid() { kthread_pid "cpuhp/$1"; }
 
 # Kernel reports since MARK, without the kernel's notes on a failed
 # allocation (warn_alloc(): "page allocation failure", "vmalloc error",
@@ -247,9 +252,10 @@ from_init() {
 	[ "$_after" -gt 0 ] && [ "$_p" -gt 1 ] && echo "$_p" || echo 1
 }
 
-# sweep DESC [-t TID] [-f FROM] OP ARGS...: the operation's sweep, one
-# KTAP line; with -f, N starts at FROM (the points before it are counted,
-# not failed).
+# sweep DESC [-t TID [-w WCHAN]] [-f FROM] OP ARGS...: the operation's
+# sweep, one KTAP line; -t and -w are fail-nth's (TID armed; its count
+# read once it sleeps in WCHAN); with -f, N starts at FROM (the points
+# before it are counted, not failed).
 # Hooks, set by the caller: op_ok (after a run that returned success:
 # check that the operation did its job, undo it, print why not), and
 # op_check (after every run; by default the state must be what it was
@@ -261,9 +267,18 @@ op_check() {
 	printf '%s\n' "$before" > /tmp/fn-before
 	printf '%s\n' "$_now" | diff /tmp/fn-before - | grep '^[-+][^-+]' | head -n 6
 }
+# op_judge: _r, what is wrong after a run that returned success: what
+# op_ok printed, whatever its exit status (most op_ok end with an undo
+# that succeeds), else the state's difference from before
+op_judge() {
+	_r=$(op_ok 2>&1) || _r=${_r:-"op_ok failed"}
+	[ -n "$_r" ] || _r=$(op_check 2>&1)
+}
 # run_nth N: the operation once with its Nth point armed (fail-nth's line)
 run_nth() {
-	if [ -n "$_tid" ]; then
+	if [ -n "$_wchan" ]; then
+		"$FN" -t "$_tid" -w "$_wchan" "$@" 2>&1
+	elif [ -n "$_tid" ]; then
 		"$FN" -t "$_tid" "$@" 2>&1
 	else
 		"$FN" "$@" 2>&1
@@ -277,7 +292,7 @@ subset_count() {
 	_count= _step=1
 	_line=$(run_nth 1000000 "$@")
 	case $_line in
-	n=*" injected=0 points="*" rc=0") _r=$(op_ok 2>&1) && _r=$(op_check 2>&1) ;;
+	n=*" injected=0 points="*" rc=0") op_judge ;;
 	*) _r="fail-nth with nothing failed: $_line" ;;
 	esac
 	[ -n "$_r" ] && { _why="nothing failed: $(echo "$_r" | head -n 6 | tr '\n' ';')"; return; }
@@ -302,9 +317,10 @@ subset_next() {
 	fi
 }
 sweep() {
-	_desc=$1 _tid= _from=1
+	_desc=$1 _tid= _wchan= _from=1
 	shift
 	[ "$1" = -t ] && { _tid=$2; shift 2; }
+	[ "$1" = -w ] && { _wchan=$2; shift 2; }
 	[ "$1" = -f ] && { _from=$2; shift 2; }
 	# shellcheck disable=SC2254
 	case $_desc in
@@ -337,7 +353,7 @@ sweep() {
 		esac
 		_rc=${_line##*rc=}
 		if [ "$_rc" = 0 ]; then
-			_r=$(op_ok 2>&1) && _r=$(op_check 2>&1)
+			op_judge
 			[ "$_inj" = 1 ] && _tol=$((_tol + 1))
 		else
 			_r=$(op_check 2>&1)
@@ -482,7 +498,95 @@ group_gov() {
 		}
 		sweep "write ${t%%:*} = $v" write "$f" "$v"
 	done
+	chain_sweeps
 	unload_all
+}
+
+# --- the chain rule's probes, by the sugov_inv_chain worker ----------------------
+# With sugov_inv running, chain_window_us 0 -> 10000 has the worker
+# register the probes on sched_waking and sched_switch, and 10000 -> 0
+# remove them.  The write itself always succeeds: a failed registration
+# must leave the rule off cleanly (sugov_inv/chain: probes off), say so
+# in one pr_err, and be tried again at the next toggle; a removal must
+# leave no probe whatever fails (the tracepoint core tolerates a failed
+# allocation there, leaving a stub in the probe's place).  Registered
+# alone, the probes' first registration flips the tracepoints' static
+# keys; beside another probe (the sched_waking and sched_switch trace
+# events, as on a traced system) a removal allocates the smaller probe
+# array, where alone it allocates nothing.  2 points each on the debug
+# kernel (one probe array per tracepoint; the unwind of the waking probe
+# allocates too beside the events, but only after a point has failed).
+CHAIN_ERR="chain rule off: no sched_waking and sched_switch probes"
+CHAIN_MARK=/tmp/fn-chain-mark
+# chain_errs: the pr_err lines since CHAIN_MARK's mark, then "-12" ones
+chain_errs() {
+	log_since "$(cat $CHAIN_MARK)" | grep "$CHAIN_ERR" > /tmp/fn-chain-errs
+	echo "$(grep -c . /tmp/fn-chain-errs) $(grep -c ": -12\$" /tmp/fn-chain-errs)"
+}
+# chain_judged CHECKS: run CHECKS (a function that prints what is
+# wrong), then mark the log for the next run
+chain_judged() {
+	$1
+	log_mark > $CHAIN_MARK
+}
+# sched_events 0|1: the sched_waking and sched_switch trace events
+sched_events() {
+	for _e in sched_waking sched_switch; do
+		echo "$1" > $TR/events/sched/$_e/enable || return 1
+	done
+	[ "$1" = 1 ] || echo > $TR/trace
+}
+chain_sweeps() {
+	W=$CPUFREQ/sugov_inv/chain_window_us
+	_cw=$(kthread_pid sugov_inv_chain)
+	if [ -z "$_cw" ] || [ ! -w "$W" ]; then
+		for _d in "rule alone" "beside the trace events" "removal, beside the trace events"; do
+			ktap_skip "chain rule's probes, $_d" "no sugov_inv_chain kthread or chain_window_us"
+		done
+		return
+	fi
+	_w0=$(rd $W)
+	echo 0 > $W && probes_are off | sed "s/^/# /"
+	# A write that turns the rule on
+	chain_on_checks() {
+		set -- $(chain_errs)
+		if grep -q "^# probes registered " $SGCHAIN; then
+			[ "$1" = 0 ] || echo "probes registered, but $1 \"$CHAIN_ERR\" said"
+		else
+			[ "$1" = 1 ] && [ "$2" = 1 ] ||
+				echo "probes off with $1 \"$CHAIN_ERR\" said ($2 of -ENOMEM), not one"
+			echo 0 > $W && echo 10000 > $W && probes_are registered ||
+				echo "a failed registration not tried again at the next toggle"
+		fi
+		echo 0 > $W && probes_are off || echo "the rule off again: probes still registered"
+	}
+	op_ok() { chain_judged chain_on_checks; }
+	log_mark > $CHAIN_MARK
+	sweep "chain rule's probes, rule alone: chain_window_us 0 -> 10000 (the sugov_inv_chain worker)" \
+		-t "$_cw" -w kthread_worker_fn write $W 10000
+	if ! sched_events 1; then
+		ktap_skip "chain rule's probes, beside the trace events" "no sched_waking and sched_switch events in $TR"
+		ktap_skip "chain rule's probes, removal, beside the trace events" "no sched events"
+		echo "$_w0" > $W
+		return
+	fi
+	log_mark > $CHAIN_MARK
+	sweep "chain rule's probes, beside the trace events: chain_window_us 0 -> 10000 (the sugov_inv_chain worker)" \
+		-t "$_cw" -w kthread_worker_fn write $W 10000
+	# A write that turns it off: nothing to report, no probe left
+	echo 10000 > $W && probes_are registered | sed "s/^/# /"
+	chain_off_checks() {
+		set -- $(chain_errs)
+		grep -q "^# probes off " $SGCHAIN || echo "probes still registered after the rule went off"
+		[ "$1" = 0 ] || echo "$1 \"$CHAIN_ERR\" said"
+		echo 10000 > $W && probes_are registered || echo "not registered again at the next toggle"
+	}
+	op_ok() { chain_judged chain_off_checks; }
+	log_mark > $CHAIN_MARK
+	sweep "chain rule's probes, removal, beside the trace events: chain_window_us 10000 -> 0 (the sugov_inv_chain worker)" \
+		-t "$_cw" -w kthread_worker_fn write $W 0
+	sched_events 0
+	echo "$_w0" > $W
 }
 
 # --- CPU hotplug ------------------------------------------------------------------

@@ -5,8 +5,8 @@
  * fault-injection.rst, "/proc/<pid>/fail-nth"), and say whether that
  * point was reached.
  *
- *   fail-nth [-t TID] N write PATH TEXT
- *   fail-nth [-t TID] N insmod MODULE.ko [PARAMS]
+ *   fail-nth [-t TID [-w WCHAN]] N write PATH TEXT
+ *   fail-nth [-t TID [-w WCHAN]] N insmod MODULE.ko [PARAMS]
  *
  * Everything the operation needs is prepared before the point is armed
  * (the file opened, the module image read), so the count covers only the
@@ -14,11 +14,20 @@
  * armed; -t arms another one, e.g. a CPU's hotplug thread (cpuhp/N),
  * which runs the CPU's online and offline callbacks.
  *
+ * -w: the operation hands work to TID and returns before it is done (a
+ * write that queues a kthread worker's work): the count is read once
+ * TID sleeps in WCHAN again (/proc/TID/wchan; "kthread_worker_fn" for an
+ * idle kthread worker, which has run what was queued before it slept).
+ * The kernel gives a wchan only for a task off its runqueue
+ * (get_wchan()), so a worker woken for the work and not yet run is not
+ * taken for idle.  Gives up after WAIT_S seconds.
+ *
  * Prints one line:  n=N injected=0|1 points=P rc=0|ERRNO-NAME
  * injected=1 when the Nth point was reached (and failed); otherwise P is
  * the number of points the operation passed.  Exit status 0 when the
- * line was printed (whatever the operation returned), 2 on bad usage or
- * when the injection could not be set up.
+ * line was printed (whatever the operation returned), 2 on bad usage,
+ * when the injection could not be set up, or when -w's thread did not
+ * get back to WCHAN (then disarmed).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,13 +37,17 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
+
+/* How long -w waits for the thread to be idle again */
+#define WAIT_S	120
 
 static void bad_usage(void)
 {
 	fprintf(stderr,
-		"usage: fail-nth [-t TID] N write PATH TEXT\n"
-		"       fail-nth [-t TID] N insmod MODULE.ko [PARAMS]\n");
+		"usage: fail-nth [-t TID [-w WCHAN]] N write PATH TEXT\n"
+		"       fail-nth [-t TID [-w WCHAN]] N insmod MODULE.ko [PARAMS]\n");
 	exit(2);
 }
 
@@ -65,6 +78,39 @@ static unsigned long remaining(int fd)
 	return strtoul(buf, NULL, 10);
 }
 
+/* Whether /proc/TID/wchan reads @wchan; a vanished task is an error */
+static int sleeps_in(const char *tid, const char *wchan)
+{
+	char path[64], buf[128];
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/wchan", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die(path);
+	len = read(fd, buf, sizeof(buf) - 1);
+	if (len < 0)
+		die(path);
+	close(fd);
+	buf[len] = '\0';
+	return !strcmp(buf, wchan);
+}
+
+/* -w: poll every 10 ms until TID sleeps in @wchan; 0 after WAIT_S */
+static int wait_idle(const char *tid, const char *wchan)
+{
+	struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+	long polls;
+
+	for (polls = 0; polls < WAIT_S * 100L; polls++) {
+		if (sleeps_in(tid, wchan))
+			return 1;
+		nanosleep(&tick, NULL);
+	}
+	return 0;
+}
+
 static void *read_image(const char *path, size_t *size)
 {
 	struct stat st;
@@ -84,7 +130,7 @@ static void *read_image(const char *path, size_t *size)
 
 int main(int argc, char **argv)
 {
-	const char *tid = "thread-self", *op;
+	const char *tid = "thread-self", *wchan = NULL, *op;
 	char path[64], *end;
 	unsigned long n, left;
 	void *image = NULL;
@@ -96,6 +142,11 @@ int main(int argc, char **argv)
 		tid = argv[2];
 		argv += 2;
 		argc -= 2;
+		if (argc > 2 && !strcmp(argv[1], "-w")) {
+			wchan = argv[2];
+			argv += 2;
+			argc -= 2;
+		}
 	}
 	if (argc < 4)
 		bad_usage();
@@ -127,6 +178,12 @@ int main(int argc, char **argv)
 			      argc == 5 ? argv[4] : "");
 	if (ret < 0)
 		err = errno;
+	if (wchan && !wait_idle(tid, wchan)) {
+		arm(ctl, 0);
+		fprintf(stderr, "fail-nth: task %s not back in %s after %d s\n",
+			tid, wchan, WAIT_S);
+		return 2;
+	}
 	left = remaining(ctl);
 	/* Never leave a count armed: it would fail a later, random call */
 	arm(ctl, 0);

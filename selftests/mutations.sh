@@ -143,7 +143,7 @@ run_one "lifecycle: sugov_inv's debugfs directory left behind at rmmod" $D \
 # policy stops, or while the rule is off (chain_window_us=0).
 CH=sugov_inv_chain.c
 run_one "chain: the last stop leaves the probes registered" $CH \
-	'/^void sugov_inv_chain_put(/,/^}/ s/^\t\tschedule_work(&sugov_inv_chain_work);$/\t\t;/' 50-lifecycle
+	'/^void sugov_inv_chain_put(/,/^}/ s/^\t\tsugov_inv_chain_queue();$/\t\t;/' 50-lifecycle
 run_one "chain: the probes stay registered with the rule off" $CH \
 	's/^\t       READ_ONCE(sugov_inv_chain_window_ns);$/\t       1;/' 50-lifecycle
 
@@ -174,6 +174,13 @@ run_one "freq_max: max_P asks with max_boost's freq_max" $RU \
 run_one "fail-nth: sugov_inv_init() does not free its policy data on a failure" $G \
 	'/^free_sgp:$/,/^disable_fast_switch:$/ s/^\tkfree(sgp);$/\t(void)sgp;/' 85-fail-nth debug \
 	FAILNTH_OPS=gov SELFTEST_TIMEOUT=3000
+# The chain rule's probes (85-fail-nth, its chain sweeps in the gov
+# group): a registration that fails at the sched_switch probe and keeps
+# the sched_waking one, so that the next toggle's registration finds it
+# there (-EEXIST) and the rule stays off.
+run_one "fail-nth: a failed registration of the chain rule's switch probe keeps the waking probe" $CH \
+	'/^static int sugov_inv_chain_register(/,/^}/ s/^\t\ttracepoint_probe_unregister(sugov_inv_tp_waking,$/\t\tif (0)\n&/' 85-fail-nth debug \
+	FAILNTH_OPS=gov 'FAILNTH_ONLY=*chain*' SELFTEST_TIMEOUT=3000
 # System sleep (77-suspend): the notifier never marks the sleep, so the
 # hooks decide on the frozen CPUs' idle time around it.
 run_one "suspend: the system sleep never marked (estimates from the frozen stretch)" $P \

@@ -55,7 +55,7 @@ set_all() {
 }
 
 # probes_are STATE: sugov_inv/chain's first line says "probes STATE"
-# within 2 s (the probes follow the governor from a work item).
+# within 2 s (the probes follow the governor from sugov_inv's worker).
 probes_are() {
 	n=0
 	while [ $n -lt 20 ]; do
