@@ -12,8 +12,9 @@
 cd /sugov || exit 2
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 CPUFREQ=/sys/devices/system/cpu/cpufreq
-insmod selftests/vcpufreq.ko preset=epyc-7742 emulate=1 emulate_boost=1 || exit 2
 . tools/compare/vcpufreq-caps.sh
+# shellcheck disable=SC2046
+insmod selftests/vcpufreq.ko preset=epyc-7742 emulate=1 emulate_boost=1 $(vcpufreq_one_thread) || exit 2
 vcpufreq_caps
 insmod freq_invariance.ko max_p_khz="$max_p" max_boost_khz="$boost" || exit 2
 insmod sugov_inv.ko || exit 2

@@ -36,10 +36,8 @@ done
 
 cppc=
 [ -n "${CPPC_PAGE:-}" ] && cppc="cppc_page=$CPPC_PAGE"
-# One host thread runs every vCPU (tools/vm/run says so in the command
-# line): each busy CPU's work is its share of the guest time
-one_thread=
-grep -qw sugov_vm_tcg=single /proc/cmdline && one_thread=emulate_one_thread=1
+. "$here/vcpufreq-caps.sh"
+one_thread=$(vcpufreq_one_thread)
 # VCPUFREQ_ENERGY: energy_scope= and package_cores= (tools/compare --energy-scope)
 # shellcheck disable=SC2086
 if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emulate_boost" ${cppc:+"$cppc"} $one_thread ${VCPUFREQ_ENERGY:-}; then
@@ -51,7 +49,6 @@ if ! insmod selftests/vcpufreq.ko preset="$preset" emulate=1 emulate_boost="$emu
 	fi
 	echo "compare: vcpufreq has no emulate=1: requests change no speed here"
 fi
-. "$here/vcpufreq-caps.sh"
 vcpufreq_caps
 if [ -n "$cppc" ]; then
 	insmod freq_invariance.ko || exit 2

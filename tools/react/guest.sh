@@ -15,8 +15,9 @@
 preset=$1 pin=$2 reps=$3 cmd=$4
 shift 4
 
-insmod selftests/vcpufreq.ko preset="$preset" emulate=1 || exit 2
 . tools/compare/vcpufreq-caps.sh
+# shellcheck disable=SC2046
+insmod selftests/vcpufreq.ko preset="$preset" emulate=1 $(vcpufreq_one_thread) || exit 2
 vcpufreq_caps
 insmod freq_invariance.ko max_p_khz="$max_p" max_boost_khz="$boost" || exit 2
 insmod sugov_inv.ko || exit 2
