@@ -747,14 +747,19 @@ check_side_order() {
 # top, mean raw target 1.89 GHz; max_boost 0.05 GHz higher).  So when the
 # settled frequencies are not apart while max_P's mean raw target is
 # under the step below the top and max_boost's over it, the formula did
-# its part and the host decided: the phase does not count.
+# its part and the host decided: the phase does not count.  Nor does a
+# phase measured above 94 % busy: there the stolen time alone lifts
+# max_P's mean raw target over the step (a make check of 368d1aa beside
+# three other guests: 95 % measured on both CPUs, max_P's mean raw
+# target 2.31 GHz, settled 2094 against 2154 MHz; the runs that pass
+# measure 93 and 94 %).
 # Catches: max_P and max_boost sharing one freq_max (sugov-P0's loss in
 # commit 976df7e5730e's tables would not reproduce).
 check_side_max_p_lower() {
 	side_skip "partial load: max_P settles lower than max_boost" && return
 	[ -n "$SIDE_PART" ] || side_partial_phases
 	lo=$(awk -v r=$REF -v mb=$MAXB 'BEGIN { printf "%d", 100 * 2000 * r / (1.25 * mb * 2250) + 4 }')
-	hi=$(awk -v r=$REF -v mp=$MAXP 'BEGIN { h = 100 * 2000 * r / (1.25 * mp * 2250) - 3; printf "%d", (h > 97) ? 97 : h }')
+	hi=$(awk -v r=$REF -v mp=$MAXP 'BEGIN { h = 100 * 2000 * r / (1.25 * mp * 2250) - 3; printf "%d", (h > 94) ? 94 : h }')
 	st=skip why="no phase measured $lo..$hi % busy on cpu0 and cpu2 within 5 points of each other"
 	for l in $PART_LOADS; do
 		f=/tmp/sgi-p$l
