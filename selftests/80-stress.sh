@@ -45,7 +45,15 @@ worker_governors() {
 	n=0
 	while [ ! -e $STOP ]; do
 		p=$(pick $(policies) none)
-		g=$(pick $(cat $CPUFREQ/policy0/scaling_available_governors 2>/dev/null) sugov_inv sugov_inv)
+		# Not schedutil: its SCHED_DEADLINE kthread, created while a
+		# CPU goes through hotplug, can be bound from a root domain
+		# with no active CPU, where Debian's 6.1 divides by
+		# dl_bw_cpus() = 0 in set_cpus_allowed_dl() with the domain's
+		# bandwidth lock held (kthread_bind_mask() from sugov_init(),
+		# in a make check of e87861f): the guest
+		# wedges on that lock.  The kernel's race, not ours; the
+		# other governors still switch beside sugov_inv here.
+		g=$(pick $(sed 's/schedutil//' $CPUFREQ/policy0/scaling_available_governors 2>/dev/null) sugov_inv sugov_inv)
 		# Policies come and go with hotplug and reloads: errors expected
 		[ -d "$p" ] && echo "$g" > "$p/scaling_governor" 2>/dev/null
 		n=$((n + 1))
