@@ -268,7 +268,7 @@ static u64 vcpufreq_emu_others_spun(const struct vcpufreq_emu_cpu *ec)
  */
 static void vcpufreq_emu_account(struct vcpufreq_emu_cpu *ec, u64 now)
 {
-	u64 delta, others = 0, lost = 0;
+	u64 delta, others, lost = 0;
 
 	lockdep_assert_held(&ec->lock);
 	if (now <= ec->last_ns)
@@ -296,10 +296,10 @@ static void vcpufreq_emu_account(struct vcpufreq_emu_cpu *ec, u64 now)
 		}
 		if (ec->cppc_ctrs)
 			vcpufreq_cppc_advance(ec, delta);
-		return;
+	} else {
+		ec->idle_ns += delta;
+		ec->energy_nj += vcpufreq_em_nj(delta, vcpufreq_em->idle_uw);
 	}
-	ec->idle_ns += delta;
-	ec->energy_nj += vcpufreq_em_nj(delta, vcpufreq_em->idle_uw);
 }
 
 /* The slot table entry @idx runs at, boost being @boost_on. */
