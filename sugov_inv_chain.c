@@ -388,8 +388,51 @@ static u32 sugov_inv_chain_partner_busy(unsigned int cpu, u64 time,
 					  period_ns);
 }
 
+/*
+ * The summed busy fraction of the other CPUs in @self's group
+ * (sugov_inv_chain_component()), capped at capacity; 0 when @self (its
+ * record @a) is no member.  Reads the record of every online CPU of its
+ * block of SUGOV_INV_CHAIN_GROUP_CPUS ids: only while @self hands off
+ * and is in no pair chain.
+ */
+static u32 sugov_inv_chain_group_busy(unsigned int self,
+				      const struct sugov_inv_chain *a,
+				      u64 time, u64 window_ns, u64 period_ns)
+{
+	unsigned int base = self & ~(SUGOV_INV_CHAIN_GROUP_CPUS - 1);
+	s8 target[SUGOV_INV_CHAIN_GROUP_CPUS];
+	struct sugov_inv_chain b;
+	u64 members = 0, comp;
+	unsigned int cpu;
+	u32 sum = 0;
+
+	if (!sugov_inv_chain_member(a, time, window_ns))
+		return 0;
+	for_each_online_cpu(cpu) {
+		if (cpu < base)
+			continue;
+		if (cpu >= base + SUGOV_INV_CHAIN_GROUP_CPUS)
+			break;
+		sugov_inv_chain_read(cpu, &b);
+		if (!sugov_inv_chain_member(&b, time, window_ns))
+			continue;
+		members |= BIT_ULL(cpu - base);
+		/* another block's CPU, or none: joins nothing */
+		target[cpu - base] = -1;
+		if (b.target_cpu >= (int)base &&
+		    b.target_cpu < (int)(base + SUGOV_INV_CHAIN_GROUP_CPUS))
+			target[cpu - base] = b.target_cpu - base;
+	}
+	comp = sugov_inv_chain_component(members, target, self - base);
+	comp &= ~BIT_ULL(self - base);
+	for (; comp; comp &= comp - 1)
+		sum += sugov_inv_chain_partner_busy(base + __ffs64(comp), time,
+						    period_ns);
+	return min_t(u32, sum, SUGOV_INV_CAP);
+}
+
 /**
- * sugov_inv_chain_busy() - the busy fraction of a CPU's chain partner
+ * sugov_inv_chain_busy() - the busy fraction of a CPU's chain partners
  * @sgc: the CPU evaluated, of a single-CPU policy
  * @time: the hook's time, ns (rq clock)
  * @window_us: its tunables' chain_window_us, as the caller read it (> 0:
@@ -397,17 +440,22 @@ static u32 sugov_inv_chain_partner_busy(unsigned int cpu, u64 time,
  *
  * When @sgc's CPU and the CPU it last handed off to form a chain
  * (sugov_inv_chain_linked()), the partner's smoothed busy fraction, for
- * sugov_inv_chain_util().  The partner's estimate counts only while it is
- * current: it measures at least every sampling period while it runs, and
- * a partner in a live chain runs within every two windows.  A value, not
+ * sugov_inv_chain_util().  Otherwise, when the CPU is a group member
+ * (sugov_inv_chain_member()), the summed busy fractions of the other
+ * members joined to it by hand-offs (sugov_inv_chain_component()),
+ * capped at capacity: a load that moves between more than two CPUs
+ * (tbench with two clients on four) seldom has two CPUs pointing at each
+ * other.  A partner's estimate counts only while it is current: it
+ * measures at least every sampling period while it runs, and a partner
+ * in a live chain runs within every two windows.  A value, not
  * the evaluation's inputs by reference: their address given to a function
  * of another unit would keep them in memory for the whole evaluation
  * (make bench: 70 instructions more per full evaluation, shared policies
  * too).
  *
  * Context: the update_util hook (rq lock held, IRQs off).
- * Return: capacity units, 0 when the CPU is in no chain (or the partner's
- * estimate is stale).
+ * Return: capacity units, 0 when the CPU is in no chain or group (or its
+ * partners' estimates are stale).
  */
 u32 sugov_inv_chain_busy(const struct sugov_inv_cpu *sgc, u64 time,
 			 unsigned int window_us)
@@ -421,11 +469,11 @@ u32 sugov_inv_chain_busy(const struct sugov_inv_cpu *sgc, u64 time,
 	partner = a.target_cpu;
 	if (partner < 0 || partner >= nr_cpu_ids || !cpu_online(partner))
 		return 0;
-	sugov_inv_chain_read(partner, &b);
-	if (!sugov_inv_chain_linked(&a, sgc->cpu, &b, partner, time, window_ns))
-		return 0;
-
 	period_ns = max_t(u64, window_ns,
 			  READ_ONCE(sgc->sgp->sample_period_ns));
+	sugov_inv_chain_read(partner, &b);
+	if (!sugov_inv_chain_linked(&a, sgc->cpu, &b, partner, time, window_ns))
+		return sugov_inv_chain_group_busy(sgc->cpu, &a, time, window_ns,
+						  period_ns);
 	return sugov_inv_chain_partner_busy(partner, time, period_ns);
 }

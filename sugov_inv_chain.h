@@ -24,6 +24,7 @@
 #ifndef _SUGOV_INV_CHAIN_H
 #define _SUGOV_INV_CHAIN_H
 
+#include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
@@ -55,6 +56,15 @@
 #define SUGOV_INV_CHAIN_SHARE_MIN	(SUGOV_INV_CHAIN_SHARE_ONE / 2)
 /* No CPU: no wake-up pending, no hand-off yet */
 #define SUGOV_INV_CHAIN_NO_CPU		(-1)
+/*
+ * A CPU is a group member while its last hand-off is at most this many
+ * windows old: tbench's clients and servers move between CPUs, so a
+ * CPU's turns come less often than a pair's (the group's tables,
+ * Documentation/chain-results.txt section 16).
+ */
+#define SUGOV_INV_CHAIN_GROUP_WINDOWS	4
+/* A group is looked for among the evaluated CPU's block of 64 CPU ids */
+#define SUGOV_INV_CHAIN_GROUP_CPUS	64
 
 /**
  * struct sugov_inv_chain - one CPU's hand-off record
@@ -275,6 +285,74 @@ static inline u32 sugov_inv_chain_fresh_busy(u32 busy, u64 now_ns,
 	    period_ns + SUGOV_INV_STALE_NS)
 		return 0;
 	return busy;
+}
+
+/**
+ * sugov_inv_chain_member() - does a CPU hand off enough to be in a group?
+ * @c: the CPU's record (or a copy)
+ * @now_ns: the evaluating CPU's clock
+ * @window_ns: the rule's window (0: the rule is off)
+ *
+ * A member hands off at least every other idle entry and has done so
+ * within SUGOV_INV_CHAIN_GROUP_WINDOWS windows.  No gap test: in a group
+ * of more than two CPUs a CPU's turn comes less often, the more CPUs the
+ * load moves between.  A CPU that wakes a kworker now and then fails the
+ * share test, as it fails sugov_inv_chain_live()'s.
+ *
+ * Return: true for a member.
+ */
+static inline bool sugov_inv_chain_member(const struct sugov_inv_chain *c,
+					  u64 now_ns, u64 window_ns)
+{
+	return window_ns && c->target_cpu != SUGOV_INV_CHAIN_NO_CPU &&
+	       sugov_inv_chain_since(now_ns, c->handoff_ns) <=
+			SUGOV_INV_CHAIN_GROUP_WINDOWS * window_ns &&
+	       c->share >= SUGOV_INV_CHAIN_SHARE_MIN;
+}
+
+/**
+ * sugov_inv_chain_component() - the members joined to a CPU by targets
+ * @members: bit i set when CPU i is a member (sugov_inv_chain_member()),
+ *	CPUs numbered 0..SUGOV_INV_CHAIN_GROUP_CPUS-1 within their block
+ * @target: @target[i], member i's target in the same numbering; one
+ *	outside it (another block, SUGOV_INV_CHAIN_NO_CPU) joins nothing
+ * @self: the CPU looked from, in the same numbering
+ *
+ * The group of the rule: the members reachable from @self by following
+ * targets either way (A hands off to B, or B to A), through members only.
+ * Two chains that never hand off to each other's CPUs are two groups,
+ * each asked its own load; the CPUs of one load that moves between them
+ * (tbench's clients and servers) end up joined.  Repeats a pass over the
+ * members until nothing joins: at most one pass per member.
+ *
+ * Return: the component as a mask, @self included; 0 when @self is not a
+ * member.
+ */
+static inline u64 sugov_inv_chain_component(u64 members, const s8 *target,
+					    unsigned int self)
+{
+	u64 comp, prev, left;
+	unsigned int i;
+	int t;
+
+	if (self >= SUGOV_INV_CHAIN_GROUP_CPUS || !(members & BIT_ULL(self)))
+		return 0;
+	comp = BIT_ULL(self);
+	do {
+		prev = comp;
+		for (left = members; left; left &= left - 1) {
+			i = __ffs64(left);
+			t = target[i];
+			if (t < 0 || t >= SUGOV_INV_CHAIN_GROUP_CPUS ||
+			    !(members & BIT_ULL(t)))
+				continue;
+			if (comp & BIT_ULL(i))
+				comp |= BIT_ULL(t);
+			else if (comp & BIT_ULL(t))
+				comp |= BIT_ULL(i);
+		}
+	} while (comp != prev);
+	return comp;
 }
 
 #endif /* _SUGOV_INV_CHAIN_H */
