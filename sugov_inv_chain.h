@@ -14,7 +14,10 @@
  * idle entries that were hand-offs; its link to the CPU it last handed
  * off to is live while both averages say "hands off all the time" and
  * dies two windows after the last hand-off.  Two CPUs whose live links
- * point at each other form a chain.
+ * point at each other form a chain.  A CPU in no such pair that still
+ * hands off at least every other idle entry is a group member; the
+ * members joined to it by targets, either way, are its group, one load
+ * that moves between more than two CPUs.
  *
  * Pure: static inlines of plain structs and times (no per-CPU data, no
  * clocks), so that KUnit checks them (kunit/sugov_inv_chain_kunit.c).
@@ -310,6 +313,16 @@ static inline bool sugov_inv_chain_member(const struct sugov_inv_chain *c,
 	       c->share >= SUGOV_INV_CHAIN_SHARE_MIN;
 }
 
+/* Union-find's root of @i, halving the path on the way (@parent: ids) */
+static inline unsigned int sugov_inv_chain_root(u8 *parent, unsigned int i)
+{
+	while (parent[i] != i) {
+		parent[i] = parent[parent[i]];
+		i = parent[i];
+	}
+	return i;
+}
+
 /**
  * sugov_inv_chain_component() - the members joined to a CPU by targets
  * @members: bit i set when CPU i is a member (sugov_inv_chain_member()),
@@ -322,8 +335,10 @@ static inline bool sugov_inv_chain_member(const struct sugov_inv_chain *c,
  * targets either way (A hands off to B, or B to A), through members only.
  * Two chains that never hand off to each other's CPUs are two groups,
  * each asked its own load; the CPUs of one load that moves between them
- * (tbench's clients and servers) end up joined.  Repeats a pass over the
- * members until nothing joins: at most one pass per member.
+ * (tbench's clients and servers) end up joined.  Union-find, each member
+ * hung under its target's root: a few steps per member whatever the
+ * shape, where following targets pass by pass takes a pass per CPU of a
+ * long path.
  *
  * Return: the component as a mask, @self included; 0 when @self is not a
  * member.
@@ -331,27 +346,32 @@ static inline bool sugov_inv_chain_member(const struct sugov_inv_chain *c,
 static inline u64 sugov_inv_chain_component(u64 members, const s8 *target,
 					    unsigned int self)
 {
-	u64 comp, prev, left;
-	unsigned int i;
+	u8 parent[SUGOV_INV_CHAIN_GROUP_CPUS];
+	unsigned int i, root;
+	u64 left, comp = 0;
 	int t;
 
 	if (self >= SUGOV_INV_CHAIN_GROUP_CPUS || !(members & BIT_ULL(self)))
 		return 0;
-	comp = BIT_ULL(self);
-	do {
-		prev = comp;
-		for (left = members; left; left &= left - 1) {
-			i = __ffs64(left);
-			t = target[i];
-			if (t < 0 || t >= SUGOV_INV_CHAIN_GROUP_CPUS ||
-			    !(members & BIT_ULL(t)))
-				continue;
-			if (comp & BIT_ULL(i))
-				comp |= BIT_ULL(t);
-			else if (comp & BIT_ULL(t))
-				comp |= BIT_ULL(i);
-		}
-	} while (comp != prev);
+	for (left = members; left; left &= left - 1) {
+		i = __ffs64(left);
+		parent[i] = i;
+	}
+	for (left = members; left; left &= left - 1) {
+		i = __ffs64(left);
+		t = target[i];
+		if (t < 0 || t >= SUGOV_INV_CHAIN_GROUP_CPUS ||
+		    !(members & BIT_ULL(t)))
+			continue;
+		/* @i is still a root: members get a parent in this order */
+		parent[i] = sugov_inv_chain_root(parent, t);
+	}
+	root = sugov_inv_chain_root(parent, self);
+	for (left = members; left; left &= left - 1) {
+		i = __ffs64(left);
+		if (sugov_inv_chain_root(parent, i) == root)
+			comp |= BIT_ULL(i);
+	}
 	return comp;
 }
 

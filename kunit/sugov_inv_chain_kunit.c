@@ -29,6 +29,12 @@
  *  - a wake-up of the CPU's own task counted
  *  - a gap average without history starting at 0 instead of the cap
  *  - a wake-up not consumed by the idle entry that judged it
+ *
+ * The group (a CPU that hands off but is in no pair): membership without
+ * its share or age test, or with a gap test; a component that joins
+ * through a non-member, or takes every member (chain-results.txt section
+ * 15's first experiment), or a member's root not looked up (the long
+ * path).
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -361,6 +367,113 @@ static void chain_partner_freshness(struct kunit *test)
 							 period), 500U);
 }
 
+/*
+ * Group membership: hands off at least every other idle entry, the last
+ * time within 4 windows; no gap test.
+ */
+static void chain_group_member(struct kunit *test)
+{
+	struct sugov_inv_chain c;
+	u64 now = T0_NS;
+
+	chain_record(&c, 1, false, false, now);
+	c.gap_avg_ns = 3 * WINDOW_NS;	/* too slow for a pair's link */
+	KUNIT_EXPECT_FALSE(test, sugov_inv_chain_live(&c, now, WINDOW_NS));
+	KUNIT_EXPECT_TRUE(test, sugov_inv_chain_member(&c, now, WINDOW_NS));
+	c.handoff_ns = now - 4 * WINDOW_NS;
+	KUNIT_EXPECT_TRUE(test, sugov_inv_chain_member(&c, now, WINDOW_NS));
+	c.handoff_ns = now - 4 * WINDOW_NS - 1;
+	KUNIT_EXPECT_FALSE(test, sugov_inv_chain_member(&c, now, WINDOW_NS));
+	c.handoff_ns = now;
+	c.share = SUGOV_INV_CHAIN_SHARE_MIN - 1;
+	KUNIT_EXPECT_FALSE(test, sugov_inv_chain_member(&c, now, WINDOW_NS));
+	c.share = SUGOV_INV_CHAIN_SHARE_MIN;
+	KUNIT_EXPECT_TRUE(test, sugov_inv_chain_member(&c, now, WINDOW_NS));
+	KUNIT_EXPECT_FALSE(test, sugov_inv_chain_member(&c, now, 0));
+	c.target_cpu = SUGOV_INV_CHAIN_NO_CPU;
+	KUNIT_EXPECT_FALSE(test, sugov_inv_chain_member(&c, now, WINDOW_NS));
+}
+
+/* Members as a mask, targets (-1: none), the CPU looked from, its group */
+struct chain_group_case {
+	const char *name;
+	u64 members;
+	s8 target[8];
+	unsigned int self;
+	u64 want;
+};
+
+static const struct chain_group_case chain_group_cases[] = {
+	{
+		.name = "tbench's two clients and servers on 4 CPUs: one group",
+		.members = 0xf, .target = { 3, 2, 0, 1 }, .self = 0,
+		.want = 0xf,
+	}, {
+		.name = "a ring 0 -> 1 -> 2 -> 0: one group from any CPU",
+		.members = 0x7, .target = { 1, 2, 0 }, .self = 2,
+		.want = 0x7,
+	}, {
+		.name = "two rings, 0-1-2 and 3-4-5: each its own group",
+		.members = 0x3f, .target = { 1, 2, 0, 4, 5, 3 }, .self = 4,
+		.want = 0x38,
+	}, {
+		.name = "joined against the targets: 2 -> 1 -> 0, looked from 0",
+		.members = 0x7, .target = { -1, 0, 1 }, .self = 0,
+		.want = 0x7,
+	}, {
+		.name = "a chain through a non-member is cut: 0 -> 1 (not a member) <- 2",
+		.members = 0x5, .target = { 1, 0, 1 }, .self = 0,
+		.want = 0x1,
+	}, {
+		.name = "a target in another block (-1) joins nothing",
+		.members = 0x3, .target = { -1, -1 }, .self = 1,
+		.want = 0x2,
+	}, {
+		.name = "not a member: no group",
+		.members = 0x6, .target = { 1, 2, 1 }, .self = 0,
+		.want = 0,
+	}, {
+		.name = "a long path, 7 -> 6 -> ... -> 0, looked from 7",
+		.members = 0xff, .target = { -1, 0, 1, 2, 3, 4, 5, 6 }, .self = 7,
+		.want = 0xff,
+	},
+};
+
+static void chain_group_desc(const struct chain_group_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(chain_group, chain_group_cases, chain_group_desc);
+
+static void chain_groups(struct kunit *test)
+{
+	const struct chain_group_case *c = test->param_value;
+	s8 target[SUGOV_INV_CHAIN_GROUP_CPUS];
+
+	memset(target, 0xff, sizeof(target));
+	memcpy(target, c->target, sizeof(c->target));
+	KUNIT_EXPECT_EQ(test, sugov_inv_chain_component(c->members, target,
+							c->self),
+			c->want);
+}
+
+/* The last CPU of a block: its bit is the top one of the mask */
+static void chain_group_cpu63(struct kunit *test)
+{
+	s8 target[SUGOV_INV_CHAIN_GROUP_CPUS];
+
+	memset(target, 0xff, sizeof(target));
+	target[63] = 62;
+	target[62] = 63;
+	KUNIT_EXPECT_EQ(test, sugov_inv_chain_component(BIT_ULL(62) | BIT_ULL(63),
+							target, 63),
+			BIT_ULL(62) | BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, sugov_inv_chain_component(BIT_ULL(63), target,
+							SUGOV_INV_CHAIN_GROUP_CPUS),
+			0ULL);
+}
+
 static struct kunit_case sugov_inv_chain_test_cases[] = {
 	KUNIT_CASE_PARAM(chain_detects, chain_detect_gen_params),
 	KUNIT_CASE(chain_off),
@@ -369,6 +482,9 @@ static struct kunit_case sugov_inv_chain_test_cases[] = {
 	KUNIT_CASE_PARAM(chain_links, chain_link_gen_params),
 	KUNIT_CASE_PARAM(chain_combines, chain_util_gen_params),
 	KUNIT_CASE(chain_partner_freshness),
+	KUNIT_CASE(chain_group_member),
+	KUNIT_CASE_PARAM(chain_groups, chain_group_gen_params),
+	KUNIT_CASE(chain_group_cpu63),
 	{}
 };
 
