@@ -55,7 +55,7 @@ def add_run_opts(ap: argparse.ArgumentParser) -> None:
     ap.add_argument('-w', '--workload', action='append', metavar='KIND[:N,...]',
                     help='tbench:CLIENTS,.. dbench:CLIENTS,.. hackbench:GROUPS,.. '
                          'cpu:WORKERS,.. forkexec burst:GAP_MS,.. periodic:DUTY_PCT,.. '
-                         'ramp pingpong; repeat')
+                         'ramp pingpong ring:RINGS,..; repeat')
     ap.add_argument('--cmd', action='append', nargs=2, metavar=('NAME', 'COMMAND'),
                     default=[], help='a shell command as a workload (figure: elapsed s); '
                     'on a real machine it runs as root, like every workload')
@@ -275,6 +275,10 @@ def resolve(args: argparse.Namespace) -> Request:
             raise BadInput('--package-cores needs --energy-scope package')
         if args.smp < 2 and any(w.kind == 'pingpong' for w in workloads):
             raise BadInput('workload pingpong needs two CPUs: --smp 2')
+        rings = max((int(o.label) for w in workloads if w.kind == 'ring' for o in w.ops),
+                    default=0)
+        if args.smp < 3 * rings:
+            raise BadInput(f'workload ring:{rings} needs {3 * rings} CPUs: --smp {3 * rings}')
         # Several vCPUs run without instruction counting unless told.
         if args.icount is None:
             args.icount = args.smp == 1

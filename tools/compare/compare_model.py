@@ -144,6 +144,8 @@ KINDS = {
                  'none', 'ms', False, 'run', ('rt-app',), None, ()),
     'pingpong': Kind('pingpong (rt-app: two tasks on CPUs 0 and 1 hand a token on; round trip)',
                      'none', 'ms', False, 'run', ('rt-app',), None, ()),
+    'ring': Kind('ring (rt-app: three tasks on three CPUs pass a token round; round trip)',
+                 'rings, three CPUs each', 'ms', False, 'run', ('rt-app',), None, (1,)),
 }
 RTAPP_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'rt-app')
 
@@ -202,6 +204,10 @@ def parse_workload(spec: str, lengths: Lengths) -> Workload:
             counts.append(int(c))
     else:
         counts = list(kind.default_sweep)
+    if name == 'ring':
+        for c in counts:
+            if not os.path.exists(os.path.join(RTAPP_DIR, f'ring-{c}.json')):
+                raise BadInput(f'workload {spec}: no rt-app profile for {c} rings (have: 1,2)')
     if name == 'periodic':
         for c in counts:
             if not os.path.exists(os.path.join(RTAPP_DIR, f'periodic-{c}.json')):
@@ -269,15 +275,17 @@ def extract_figure(workload: Workload, lines: Sequence[str],
         if not m or elapsed_s is None:
             return None
         return elapsed_s - int(m[-1][0]) * int(m[-1][1]) / 1000.0
-    if workload.kind in ('periodic', 'ramp', 'pingpong'):
+    if workload.kind in ('periodic', 'ramp', 'pingpong', 'ring'):
         # run-one.sh's summary of rt-app's logs: the busy time per
-        # activation of the one task, or ping's round trip.
+        # activation of the one task, or ping's or ring0_0's round trip.
         if not re.search(r'^rtapp \S+ done', text, re.M):
             return None
         tasks = {t: (float(b), float(p)) for t, b, p in re.findall(
             r'^rtapp task (\S+) loops \d+ busy_ms ([0-9.]+) period_ms ([0-9.]+)', text, re.M)}
         if workload.kind == 'pingpong':
             return tasks['ping'][1] if 'ping' in tasks else None
+        if workload.kind == 'ring':
+            return tasks['ring0_0'][1] if 'ring0_0' in tasks else None
         return next(iter(tasks.values()))[0] if len(tasks) == 1 else None
     if workload.kind == 'cmd' and workload.pattern:
         return _last_float(workload.pattern, text)

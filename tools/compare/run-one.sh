@@ -25,9 +25,11 @@
 #   WORKLOAD tbench CLIENTS SECONDS | dbench CLIENTS SECONDS |
 #            hackbench GROUPS LOOPS | cpu WORKERS OPS | forkexec COUNT |
 #            burst GAP_MS COUNT | periodic DUTY_PCT | ramp | pingpong |
+#            ring RINGS |
 #            cmd 'SHELL COMMAND' (run as this user: root on a real machine)
-#            periodic, ramp and pingpong run rt-app on the profiles in
-#            rt-app/ (periodic-DUTY_PCT.json, ramp.json, pingpong.json)
+#            periodic, ramp, pingpong and ring run rt-app on the profiles
+#            in rt-app/ (periodic-DUTY_PCT.json, ramp.json, pingpong.json,
+#            ring-RINGS.json)
 #            and print one line per task:
 #   rtapp task NAME loops N busy_ms B period_ms P slack_ms S missed M
 #            (means per loop of a phase that runs work; missed: loops
@@ -139,6 +141,7 @@ run_workload() {
 		echo "burst $2 x gap $1 ms done"
 		;;
 	periodic) run_rtapp "periodic-$1" ;;
+	ring) run_rtapp "ring-$1" ;;
 	ramp | pingpong) run_rtapp "$kind" ;;
 	cmd) sh -c "$1" ;;
 	esac
@@ -463,12 +466,17 @@ ramp) [ $# -eq 0 ] || die2 "ramp takes no argument" ;;
 pingpong)
 	[ $# -eq 0 ] || die2 "pingpong takes no argument"
 	[ "$last_cpu" -gt 0 ] || die2 "pingpong needs two CPUs (0 and 1)" ;;
+ring)
+	[ $# -eq 1 ] || die2 "ring takes one number of rings"
+	case "$1" in *[!0-9]* | '') die2 "ring takes a number of rings: $1" ;; esac
+	[ -f "$RTAPP_DIR/ring-$1.json" ] || die2 "ring $1: no profile $RTAPP_DIR/ring-$1.json"
+	[ "$last_cpu" -ge $((3 * $1 - 1)) ] || die2 "ring $1 needs $((3 * $1)) CPUs" ;;
 cmd) [ $# -eq 1 ] || die2 "cmd takes one shell command" ;;
 *) die2 "unknown workload $kind" ;;
 esac
 case $kind in
 tbench) prog=tbench ;; dbench) prog=dbench ;; hackbench) prog=hackbench ;;
-cpu) prog=stress-ng ;; periodic | ramp | pingpong) prog=rt-app ;; *) prog='sh' ;;
+cpu) prog=stress-ng ;; periodic | ramp | pingpong | ring) prog=rt-app ;; *) prog='sh' ;;
 esac
 command -v "$prog" > /dev/null || die2 "$prog is not installed"
 ls "$CPUFREQ"/policy*/scaling_governor > /dev/null 2>&1 || die2 "no cpufreq policy under $CPUFREQ"
@@ -483,7 +491,7 @@ trap on_signal INT TERM
 # rt-app's calibration, before the configuration is selected; the
 # workload's own shell (start_workload) reads it from the environment.
 case $kind in
-periodic | ramp | pingpong)
+periodic | ramp | pingpong | ring)
 	RTAPP_NS_PER_LOOP=$(rtapp_ns_per_loop) || die2 "rt-app's calibration failed"
 	export RTAPP_NS_PER_LOOP ;;
 esac

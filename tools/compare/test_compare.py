@@ -357,6 +357,19 @@ class Parsing(unittest.TestCase):
         w = parse_workload('pingpong', LEN)
         self.assertEqual([(o.label, o.args) for o in w.ops], [('', ())])
         approx(self, extract_figure(w, two, 9.0), 4.512, 1e-12)
+        # ring: ring0_0's period (a round), whichever task is listed first.
+        ring = ['rtapp task ring0_1 loops 200 busy_ms 2.1 period_ms 6.7010 slack_ms 0.0 missed 0',
+                'rtapp task ring0_0 loops 200 busy_ms 2.2 period_ms 6.7020 slack_ms 0.0 missed 0',
+                'rtapp task ring0_2 loops 200 busy_ms 2.1 period_ms 6.7000 slack_ms 0.0 missed 0',
+                'rtapp ring-1 done']
+        w = parse_workload('ring', LEN)
+        self.assertEqual([(o.label, o.args) for o in w.ops], [('1', ('1',))])
+        approx(self, extract_figure(w, ring, 9.0), 6.702, 1e-12)
+        self.assertIsNone(extract_figure(w, ring[:3], 9.0))
+        self.assertIsNone(extract_figure(w, two, 9.0))
+        self.assertEqual([o.label for o in parse_workload('ring:1,2', LEN).ops], ['1', '2'])
+        with self.assertRaisesRegex(cli.BadInput, 'no rt-app profile for 3 rings'):
+            parse_workload('ring:3', LEN)
 
     def test_cmd_pattern_and_elapsed(self) -> None:
         w = parse_cmd('x', 'true', ('score ([0-9.]+)', 'higher'))
@@ -591,6 +604,10 @@ class BadInput(unittest.TestCase):
 
     def test_pingpong_needs_two_cpus(self) -> None:
         self.check('--guest', 'epyc-7742', '-w', 'pingpong', want='--smp 2')
+
+    def test_ring_needs_three_cpus_a_ring(self) -> None:
+        self.check('--guest', 'epyc-7742', '--smp', '2', '-w', 'ring', want='--smp 3')
+        self.check('--guest', 'epyc-7742', '--smp', '4', '-w', 'ring:1,2', want='--smp 6')
 
     def test_report_not_an_output_dir(self) -> None:
         with tempfile.TemporaryDirectory() as d:
