@@ -330,15 +330,50 @@ static void sugov_inv_chain_read(unsigned int cpu, struct sugov_inv_chain *c)
 	c->target_cpu = READ_ONCE(src->target_cpu);
 }
 
+/*
+ * @self's group (sugov_inv_chain_component()) as a mask of the CPU ids
+ * of its block, bit 0 being CPU *@base; 0 when @self is no member.
+ * Reads the record of every online CPU of the block.
+ */
+static u64 sugov_inv_chain_group(unsigned int self, u64 time, u64 window_ns,
+				 unsigned int *base)
+{
+	unsigned int first = self & ~(SUGOV_INV_CHAIN_GROUP_CPUS - 1);
+	s8 target[SUGOV_INV_CHAIN_GROUP_CPUS];
+	struct sugov_inv_chain b;
+	unsigned int cpu;
+	u64 members = 0;
+
+	*base = first;
+	for_each_online_cpu(cpu) {
+		if (cpu < first)
+			continue;
+		if (cpu >= first + SUGOV_INV_CHAIN_GROUP_CPUS)
+			break;
+		sugov_inv_chain_read(cpu, &b);
+		if (!sugov_inv_chain_member(&b, time, window_ns))
+			continue;
+		members |= BIT_ULL(cpu - first);
+		/* another block's CPU, or none: joins nothing */
+		target[cpu - first] = -1;
+		if (b.target_cpu >= (int)first &&
+		    b.target_cpu < (int)(first + SUGOV_INV_CHAIN_GROUP_CPUS))
+			target[cpu - first] = b.target_cpu - first;
+	}
+	return sugov_inv_chain_component(members, target, self - first);
+}
+
 /**
  * sugov_inv_chain_show() - the chain records, for debugfs
  * @m: the seq_file of sugov_inv/chain
  *
  * Description: Whether the probes are registered, the window, and per
  * possible CPU its target (-1: none), share of hand-offs (of 1024),
- * average gap (us), the age of its last hand-off (us) and whether its
- * link is live now.  Read without the CPUs' cooperation: a snapshot of
- * each field, not of the set.
+ * average gap (us), the age of its last hand-off (us), whether its
+ * link is live now, and its group (sugov_inv_chain_component()) as a
+ * hex mask of its block of 64 CPU ids, bit 0 the block's first (0: no
+ * member, or offline).  Read without the CPUs' cooperation: a snapshot
+ * of each field, not of the set.
  *
  * Context: process (a debugfs read).
  */
@@ -347,7 +382,7 @@ void sugov_inv_chain_show(struct seq_file *m)
 	u64 window_ns = READ_ONCE(sugov_inv_chain_window_ns);
 	u64 now = local_clock();
 	struct sugov_inv_chain c;
-	unsigned int cpu;
+	unsigned int cpu, base;
 	bool registered;
 
 	/* Without the work's lock: a diagnostic may show a stale state */
@@ -355,17 +390,21 @@ void sugov_inv_chain_show(struct seq_file *m)
 	seq_printf(m, "# probes %s window_us %llu\n",
 		   registered ? "registered" : "off",
 		   div_u64(window_ns, NSEC_PER_USEC));
-	seq_puts(m, "# cpu target share gap_avg_us handoff_age_us live\n");
+	seq_puts(m, "# cpu target share gap_avg_us handoff_age_us live group\n");
 	for_each_possible_cpu(cpu) {
+		u64 group = 0;
+
 		sugov_inv_chain_read(cpu, &c);
-		seq_printf(m, "%u %d %u %llu %llu %d\n", cpu, c.target_cpu,
+		if (cpu_online(cpu))
+			group = sugov_inv_chain_group(cpu, now, window_ns, &base);
+		seq_printf(m, "%u %d %u %llu %llu %d %#llx\n", cpu, c.target_cpu,
 			   c.share,
 			   c.gap_avg_ns == U64_MAX ? 0 :
 			   div_u64(c.gap_avg_ns, NSEC_PER_USEC),
 			   c.target_cpu == SUGOV_INV_CHAIN_NO_CPU ? 0 :
 			   div_u64(sugov_inv_chain_since(now, c.handoff_ns),
 				   NSEC_PER_USEC),
-			   sugov_inv_chain_live(&c, now, window_ns));
+			   sugov_inv_chain_live(&c, now, window_ns), group);
 	}
 }
 
@@ -389,44 +428,24 @@ static u32 sugov_inv_chain_partner_busy(unsigned int cpu, u64 time,
 }
 
 /*
- * The summed busy fraction of the other CPUs in @self's group
- * (sugov_inv_chain_component()), capped at capacity; 0 when @self (its
- * record @a) is no member.  Reads the record of every online CPU of its
- * block of SUGOV_INV_CHAIN_GROUP_CPUS ids: only while @self hands off
- * and is in no pair chain.
+ * The summed busy fraction of the other CPUs in @self's group, capped at
+ * capacity; 0 when @self (its record @a) is no member: then its own
+ * record is all it reads.
  */
 static u32 sugov_inv_chain_group_busy(unsigned int self,
 				      const struct sugov_inv_chain *a,
 				      u64 time, u64 window_ns, u64 period_ns)
 {
-	unsigned int base = self & ~(SUGOV_INV_CHAIN_GROUP_CPUS - 1);
-	s8 target[SUGOV_INV_CHAIN_GROUP_CPUS];
-	struct sugov_inv_chain b;
-	u64 members = 0, comp;
-	unsigned int cpu;
+	unsigned int base;
 	u32 sum = 0;
+	u64 group;
 
 	if (!sugov_inv_chain_member(a, time, window_ns))
 		return 0;
-	for_each_online_cpu(cpu) {
-		if (cpu < base)
-			continue;
-		if (cpu >= base + SUGOV_INV_CHAIN_GROUP_CPUS)
-			break;
-		sugov_inv_chain_read(cpu, &b);
-		if (!sugov_inv_chain_member(&b, time, window_ns))
-			continue;
-		members |= BIT_ULL(cpu - base);
-		/* another block's CPU, or none: joins nothing */
-		target[cpu - base] = -1;
-		if (b.target_cpu >= (int)base &&
-		    b.target_cpu < (int)(base + SUGOV_INV_CHAIN_GROUP_CPUS))
-			target[cpu - base] = b.target_cpu - base;
-	}
-	comp = sugov_inv_chain_component(members, target, self - base);
-	comp &= ~BIT_ULL(self - base);
-	for (; comp; comp &= comp - 1)
-		sum += sugov_inv_chain_partner_busy(base + __ffs64(comp), time,
+	group = sugov_inv_chain_group(self, time, window_ns, &base);
+	group &= ~BIT_ULL(self - base);
+	for (; group; group &= group - 1)
+		sum += sugov_inv_chain_partner_busy(base + __ffs64(group), time,
 						    period_ns);
 	return min_t(u32, sum, SUGOV_INV_CAP);
 }

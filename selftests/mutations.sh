@@ -152,6 +152,15 @@ run_one "chain: the probes stay registered with the rule off" $CH \
 # The slow path (45-resync): next_freq set back to policy->cur after a
 # request that succeeded on a driver that rounds (no table), which sends
 # it again at every evaluation.
+# The chain rule's group (41-chain): every member taken as one group,
+# the group never used, a membership without the share test.
+CHH=sugov_inv_chain.h
+run_one "chain group: every member is one group (two ping-pongs joined)" $CHH \
+	'/^static inline u64 sugov_inv_chain_component(/,/^}/ s/^\treturn comp;$/\treturn members;/' 41-chain
+run_one "chain group: found but never used (a ring not raised)" $CH \
+	's/^\t\treturn sugov_inv_chain_group_busy(sgc->cpu, &a, time, window_ns,$/\t\treturn 0 \&\& sugov_inv_chain_group_busy(sgc->cpu, \&a, time, window_ns,/' 41-chain
+run_one "chain group: membership without the share test" $CHH \
+	'/^static inline bool sugov_inv_chain_member(/,/^}/ s/^\t       c->share >= SUGOV_INV_CHAIN_SHARE_MIN;$/\t       1;/' 41-chain
 SL=sugov_inv_slow.c
 run_one "slow path: resync after any difference from policy->cur (a rounding ->target driver re-sent every rate limit)" $SL \
 	's/^\telsewhere = cur != freq \&\& (ret || sgp->policy->freq_table);$/\telsewhere = cur != freq;/' 45-resync
