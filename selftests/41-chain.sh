@@ -127,7 +127,7 @@ bg_stop $PP1
 bg_stop $PP2
 
 # Catches: the rule raising CPUs that hand nothing off to each other
-# (a membership without the share test, a group of non-members).
+# (any CPU that ever handed off taken as a member).
 sleep 1
 before=$(chained) ebefore=$(evals)
 stress-ng --cpu 1 --cpu-load 50 --taskset 0 -t 3 > /dev/null 2>&1 &
