@@ -132,9 +132,11 @@ run_one "hotplug: freq_invariance keeps an offline CPU's report" $F \
 run_one "lifecycle: freq_invariance's cpuN kobjects never put" $FS \
 	'/^void freq_inv_kobj_remove(/,/^}/ s/^\tkobject_put(kobj);$/\t(void)kobj;/' 20-freq-invariance
 run_one "lifecycle: sugov_inv_exit() does not free the policy data" $G \
-	'/^static void sugov_inv_exit(/,/^}/ s/^\tkfree(sgp);$/\t(void)sgp;/' 50-lifecycle
+	'/^static void sugov_inv_exit(/,/^}/ s/^\tkfree(sgp);$/\t(void)sgp;/' 50-lifecycle debug \
+	SELFTEST_TIMEOUT=900
 run_one "lifecycle: the tunables' kobject release frees nothing (1 object a cycle)" $S \
-	'/^static void sugov_inv_tunables_free(/,/^}/ s/^\tkfree(to_sugov_inv_tunables(to_gov_attr_set(kobj)));$/\t(void)kobj;/' 50-lifecycle
+	'/^static void sugov_inv_tunables_free(/,/^}/ s/^\tkfree(to_sugov_inv_tunables(to_gov_attr_set(kobj)));$/\t(void)kobj;/' 50-lifecycle debug \
+	SELFTEST_TIMEOUT=900
 run_one "tunables: the last user's files removed after gov_attr_set_put() destroyed the mutex (6.1 core order)" $S \
 	'/^void sugov_inv_tunables_detach(/,/^}/ s/^\tif (tunables->attr_set.usage_count == 1)$/\tif (0)/' 50-lifecycle debug \
 	SELFTEST_TIMEOUT=900 IDLE_SETTLE_MS=5000
