@@ -345,11 +345,10 @@ static u64 sugov_inv_chain_group(unsigned int self, u64 time, u64 window_ns,
 	u64 members = 0;
 
 	*base = first;
-	for_each_online_cpu(cpu) {
-		if (cpu < first)
-			continue;
-		if (cpu >= first + SUGOV_INV_CHAIN_GROUP_CPUS)
-			break;
+	/* From the block's first online CPU: not a walk from CPU 0 */
+	for (cpu = cpumask_next((int)first - 1, cpu_online_mask);
+	     cpu < nr_cpu_ids && cpu < first + SUGOV_INV_CHAIN_GROUP_CPUS;
+	     cpu = cpumask_next(cpu, cpu_online_mask)) {
 		sugov_inv_chain_read(cpu, &b);
 		if (!sugov_inv_chain_member(&b, time, window_ns))
 			continue;
@@ -428,22 +427,33 @@ static u32 sugov_inv_chain_partner_busy(unsigned int cpu, u64 time,
 }
 
 /*
- * The summed busy fraction of the other CPUs in @self's group, capped at
- * capacity; 0 when @self (its record @a) is no member: then its own
+ * How often a partner of @sgc's CPU measures a window at least, while it
+ * runs: the longer of the rule's window and the sampling period.
+ */
+static u64 sugov_inv_chain_period_ns(const struct sugov_inv_cpu *sgc,
+				     u64 window_ns)
+{
+	return max_t(u64, window_ns, READ_ONCE(sgc->sgp->sample_period_ns));
+}
+
+/*
+ * The summed busy fraction of the other CPUs in @sgc's group, capped at
+ * capacity; 0 when @sgc's CPU (its record @a) is no member: then its own
  * record is all it reads.
  */
-static u32 sugov_inv_chain_group_busy(unsigned int self,
+static u32 sugov_inv_chain_group_busy(const struct sugov_inv_cpu *sgc,
 				      const struct sugov_inv_chain *a,
-				      u64 time, u64 window_ns, u64 period_ns)
+				      u64 time, u64 window_ns)
 {
 	unsigned int base;
+	u64 group, period_ns;
 	u32 sum = 0;
-	u64 group;
 
 	if (!sugov_inv_chain_member(a, time, window_ns))
 		return 0;
-	group = sugov_inv_chain_group(self, time, window_ns, &base);
-	group &= ~BIT_ULL(self - base);
+	period_ns = sugov_inv_chain_period_ns(sgc, window_ns);
+	group = sugov_inv_chain_group(sgc->cpu, time, window_ns, &base);
+	group &= ~BIT_ULL(sgc->cpu - base);
 	for (; group; group &= group - 1)
 		sum += sugov_inv_chain_partner_busy(base + __ffs64(group), time,
 						    period_ns);
@@ -481,18 +491,15 @@ u32 sugov_inv_chain_busy(const struct sugov_inv_cpu *sgc, u64 time,
 {
 	u64 window_ns = (u64)window_us * NSEC_PER_USEC;
 	struct sugov_inv_chain a, b;
-	u64 period_ns;
 	int partner;
 
 	sugov_inv_chain_read(sgc->cpu, &a);
 	partner = a.target_cpu;
 	if (partner < 0 || partner >= nr_cpu_ids || !cpu_online(partner))
 		return 0;
-	period_ns = max_t(u64, window_ns,
-			  READ_ONCE(sgc->sgp->sample_period_ns));
 	sugov_inv_chain_read(partner, &b);
 	if (!sugov_inv_chain_linked(&a, sgc->cpu, &b, partner, time, window_ns))
-		return sugov_inv_chain_group_busy(sgc->cpu, &a, time, window_ns,
-						  period_ns);
-	return sugov_inv_chain_partner_busy(partner, time, period_ns);
+		return sugov_inv_chain_group_busy(sgc, &a, time, window_ns);
+	return sugov_inv_chain_partner_busy(partner, time,
+					    sugov_inv_chain_period_ns(sgc, window_ns));
 }

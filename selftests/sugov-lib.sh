@@ -376,10 +376,11 @@ slab_snapshot() {
 # allocated until both grace periods and their callbacks have passed: a
 # tracepoint's probe array (kernel/tracepoint.c, release_probes(): 64
 # bytes for one probe, kmalloc-64) waits for both, and the chain rule
-# frees two a cycle.  On a loaded host that backlog grew kmalloc-64 by
-# 26 objects in one half of 50-lifecycle's cycles and by 4 in the next
-# two (a make check of d43a499) while kmemleak on the debug kernel found
-# nothing.  A backlog drains once the cycles stop; a leak does not.
+# frees two a cycle.  A backlog drains once the cycles stop; a leak does
+# not.  (kmalloc-64 grew by 26 objects in one half of 50-lifecycle's
+# cycles and by 4 in the next two in a make check of d43a499, kmemleak
+# on the debug kernel finding nothing: such a backlog is one
+# explanation, not one measured.)
 slab_settle() {
 	_prev= _flat=0 _t=0
 	while [ $_flat -lt 2 ] && [ $_t -lt 20 ]; do
