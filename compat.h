@@ -87,6 +87,23 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /*
+ * KUNIT_ARRAY_PARAM_DESC(): a parameter generator that names each case
+ * by a string member of its struct, in 6.12's include/kunit/test.h and
+ * not in 6.1's.  For 6.1, the same on KUNIT_ARRAY_PARAM() with a
+ * describer per array.  The KUnit files include this header after
+ * <kunit/test.h>, so the test sees the kernel's own macro where it has
+ * one (later kernels changed the generator's signature inside it).
+ */
+#if defined(_KUNIT_TEST_H) && !defined(KUNIT_ARRAY_PARAM_DESC)
+#define KUNIT_ARRAY_PARAM_DESC(name, array, desc_member)		\
+	static void name##_param_desc(typeof(&(array)[0]) c, char *desc) \
+	{								\
+		strscpy(desc, c->desc_member, KUNIT_PARAM_DESC_SIZE);	\
+	}								\
+	KUNIT_ARRAY_PARAM(name, array, name##_param_desc)
+#endif
+
+/*
  * Whose frequency-invariance rules reference=kernel reproduces: the
  * running kernel's (enum freq_ratio_rules, freq_ratio.h).  Linux 6.12
  * replaced AMD's numerator, 6.1's amd_get_highest_perf() model list, with

@@ -33,6 +33,7 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "../amd_cppc_ratio.h"
 
 /* The rules as the kernel states them: highest * 1024 / nominal ... */
@@ -231,12 +232,7 @@ static const struct amd_case amd_cases[] = {
 	},
 };
 
-static void amd_case_desc(const struct amd_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(amd_decode, amd_cases, amd_case_desc);
+KUNIT_ARRAY_PARAM_DESC(amd_decode, amd_cases, name);
 
 static void amd_fill_raw(const struct amd_case *c, enum freq_ratio_rules rules,
 			 bool uniform, struct amd_cppc_raw *raw)
@@ -387,12 +383,7 @@ static const struct amd_model_case amd_model_cases[] = {
 	{ "1ah/74h Zen 5: Phoenix's model number", 0x1a, 0x74, 255, 166 },
 };
 
-static void amd_model_desc(const struct amd_model_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(amd_model, amd_model_cases, amd_model_desc);
+KUNIT_ARRAY_PARAM_DESC(amd_model, amd_model_cases, name);
 
 static void amd_kernel_highest_test(struct kunit *test)
 {
@@ -441,12 +432,7 @@ static const struct amd_uniform_case amd_uniform_cases[] = {
 	{ "no CPUs", { 255 }, 0, -EINVAL, false },
 };
 
-static void amd_uniform_desc(const struct amd_uniform_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(amd_uniform, amd_uniform_cases, amd_uniform_desc);
+KUNIT_ARRAY_PARAM_DESC(amd_uniform, amd_uniform_cases, name);
 
 static void amd_uniform_test(struct kunit *test)
 {

@@ -26,6 +26,7 @@
 #include <linux/limits.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "../freq_inv_caps.h"
 
 /* EPYC 7742: P0 2250 MHz, boost 3400 MHz */
@@ -201,12 +202,7 @@ static const struct caps_case caps_cases[] = {
 	},
 };
 
-static void caps_case_desc(const struct caps_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(caps_resolve, caps_cases, caps_case_desc);
+KUNIT_ARRAY_PARAM_DESC(caps_resolve, caps_cases, name);
 
 static void caps_resolve_test(struct kunit *test)
 {
@@ -268,12 +264,7 @@ static const struct caps_read_case caps_read_cases[] = {
 	  FREQ_INV_REF_MAX_BOOST, true, EPYC_P, EPYC_P },
 };
 
-static void caps_read_desc(const struct caps_read_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(caps_read, caps_read_cases, caps_read_desc);
+KUNIT_ARRAY_PARAM_DESC(caps_read, caps_read_cases, name);
 
 static void caps_read_test(struct kunit *test)
 {
@@ -342,12 +333,7 @@ static const struct caps_override_case caps_override_cases[] = {
 	{ "boost 256 x", 1000, 256000, FREQ_INV_OVERRIDE_RATIO },
 };
 
-static void caps_override_desc(const struct caps_override_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(caps_override, caps_override_cases, caps_override_desc);
+KUNIT_ARRAY_PARAM_DESC(caps_override, caps_override_cases, name);
 
 static void caps_override_test(struct kunit *test)
 {

@@ -19,6 +19,7 @@
 #include <linux/limits.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "../freq_ratio.h"
 
 /**
@@ -50,12 +51,7 @@ static const struct ratio_case ratio_cases[] = {
 	{ "largest that fits", U32_MAX >> 10, 1, 0, (U32_MAX >> 10) << 10 },
 };
 
-static void ratio_case_desc(const struct ratio_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ratio_of, ratio_cases, ratio_case_desc);
+KUNIT_ARRAY_PARAM_DESC(ratio_of, ratio_cases, name);
 
 static void ratio_of_test(struct kunit *test)
 {
@@ -126,12 +122,7 @@ static const struct delta_case delta_cases[] = {
 	{ "largest deltas", 1024, U64_MAX, U64_MAX, 0, 1024 },
 };
 
-static void delta_case_desc(const struct delta_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(delta_khz, delta_cases, delta_case_desc);
+KUNIT_ARRAY_PARAM_DESC(delta_khz, delta_cases, name);
 
 static void delta_khz_test(struct kunit *test)
 {

@@ -33,6 +33,7 @@
 #include <linux/math64.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "../intel_ratio.h"
 
 #define HAVE_CORE	(INTEL_RATIO_HAVE_PLATFORM_INFO | \
@@ -373,12 +374,7 @@ static const struct intel_case intel_cases[] = {
 	},
 };
 
-static void intel_case_desc(const struct intel_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(intel_decode, intel_cases, intel_case_desc);
+KUNIT_ARRAY_PARAM_DESC(intel_decode, intel_cases, name);
 
 /* One case by one rule set: Intel's rules are the same in both */
 static void intel_decode_one(struct kunit *test, const struct intel_case *c,
@@ -497,12 +493,7 @@ static const struct intel_bus_case intel_bus_cases[] = {
 	{ "family 15", 15, 4, 0, false, -EOPNOTSUPP, 0 },
 };
 
-static void intel_bus_desc(const struct intel_bus_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(intel_bus, intel_bus_cases, intel_bus_desc);
+KUNIT_ARRAY_PARAM_DESC(intel_bus, intel_bus_cases, name);
 
 static void intel_bus_test(struct kunit *test)
 {

@@ -21,6 +21,7 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "sugov_inv_rules.h"
 
 #define MAX_P_KHZ	2250000U
@@ -94,12 +95,7 @@ static const struct arrival_case arrival_cases[] = {
 	},
 };
 
-static void arrival_case_desc(const struct arrival_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(arrival, arrival_cases, arrival_case_desc);
+KUNIT_ARRAY_PARAM_DESC(arrival, arrival_cases, name);
 
 static void arrival_decides(struct kunit *test)
 {

@@ -40,6 +40,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
+#include "compat.h"
 #include "sugov_inv_chain.h"
 
 #define WINDOW_NS	(10 * NSEC_PER_MSEC)
@@ -117,12 +118,7 @@ static const struct chain_detect_case chain_detect_cases[] = {
 	},
 };
 
-static void chain_detect_desc(const struct chain_detect_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(chain_detect, chain_detect_cases, chain_detect_desc);
+KUNIT_ARRAY_PARAM_DESC(chain_detect, chain_detect_cases, name);
 
 /* Play @c's events on CPU 0's record; returns the last idle entry's time */
 static u64 chain_play(const struct chain_detect_case *c,
@@ -271,12 +267,7 @@ static const struct chain_link_case chain_link_cases[] = {
 	},
 };
 
-static void chain_link_desc(const struct chain_link_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(chain_link, chain_link_cases, chain_link_desc);
+KUNIT_ARRAY_PARAM_DESC(chain_link, chain_link_cases, name);
 
 static void chain_record(struct sugov_inv_chain *rec, int target, bool stale,
 			 bool kworker, u64 now)
@@ -333,12 +324,7 @@ static const struct chain_util_case chain_util_cases[] = {
 	},
 };
 
-static void chain_util_desc(const struct chain_util_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(chain_util, chain_util_cases, chain_util_desc);
+KUNIT_ARRAY_PARAM_DESC(chain_util, chain_util_cases, name);
 
 static void chain_combines(struct kunit *test)
 {
@@ -439,12 +425,7 @@ static const struct chain_group_case chain_group_cases[] = {
 	},
 };
 
-static void chain_group_desc(const struct chain_group_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(chain_group, chain_group_cases, chain_group_desc);
+KUNIT_ARRAY_PARAM_DESC(chain_group, chain_group_cases, name);
 
 static void chain_groups(struct kunit *test)
 {

@@ -46,6 +46,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
+#include "compat.h"
 #include "sugov_inv_est.h"
 
 #define CAP		SCHED_CAPACITY_SCALE
@@ -174,12 +175,7 @@ static const struct step_case step_cases[] = {
 	},
 };
 
-static void step_case_desc(const struct step_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(step, step_cases, step_case_desc);
+KUNIT_ARRAY_PARAM_DESC(step, step_cases, name);
 
 /*
  * Real time, us, for @pelt_us of PELT time on a CPU running at @deliv_khz
@@ -299,12 +295,7 @@ static const struct converge_case converge_cases[] = {
 	},
 };
 
-static void converge_case_desc(const struct converge_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(converge, converge_cases, converge_case_desc);
+KUNIT_ARRAY_PARAM_DESC(converge, converge_cases, name);
 
 static void constant_input_converges(struct kunit *test)
 {
@@ -371,12 +362,7 @@ static const struct lag_case lag_cases[] = {
 	},
 };
 
-static void lag_case_desc(const struct lag_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(lag, lag_cases, lag_case_desc);
+KUNIT_ARRAY_PARAM_DESC(lag, lag_cases, name);
 
 static void lag_paid_at_idle(struct kunit *test)
 {
@@ -503,12 +489,7 @@ static const struct decay_case decay_cases[] = {
 	{ .name = "1 ms: 300 us + 900 us", .halflife_us = 1000, .a_us = 300, .b_us = 900 },
 };
 
-static void decay_case_desc(const struct decay_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(decay, decay_cases, decay_case_desc);
+KUNIT_ARRAY_PARAM_DESC(decay, decay_cases, name);
 
 static void decay_is_exponential(struct kunit *test)
 {
@@ -639,12 +620,7 @@ static const struct idle_decay_case idle_decay_cases[] = {
 	{ "past 32 half-lives", 1024, 1024, 0, 2000000, 32 },
 };
 
-static void idle_decay_case_desc(const struct idle_decay_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(idle_decay, idle_decay_cases, idle_decay_case_desc);
+KUNIT_ARRAY_PARAM_DESC(idle_decay, idle_decay_cases, name);
 
 /*
  * The decay step is the full update of a window that idled throughout,

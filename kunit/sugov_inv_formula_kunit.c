@@ -37,6 +37,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "sugov_inv_rules.h"
 
 /* ------------------------------------------------------------------------
@@ -200,12 +201,7 @@ static const struct formula_case formula_cases[] = {
 	},
 };
 
-static void formula_case_desc(const struct formula_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(formula, formula_cases, formula_case_desc);
+KUNIT_ARRAY_PARAM_DESC(formula, formula_cases, name);
 
 static void formula_matches_rule(struct kunit *test)
 {
@@ -371,12 +367,7 @@ static const struct fmax_case fmax_cases[] = {
 	},
 };
 
-static void fmax_case_desc(const struct fmax_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(fmax, fmax_cases, fmax_case_desc);
+KUNIT_ARRAY_PARAM_DESC(fmax, fmax_cases, name);
 
 /* Fill the governor's input from a row; 0 threshold: the default */
 static void fmax_case_input(const struct fmax_case *c,
@@ -509,12 +500,7 @@ static const struct overutil_case overutil_cases[] = {
 	{ .name = "1 %: 11 is at",                  .threshold_pct = 1, .delta = 0 },
 };
 
-static void overutil_case_desc(const struct overutil_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(overutil, overutil_cases, overutil_case_desc);
+KUNIT_ARRAY_PARAM_DESC(overutil, overutil_cases, name);
 
 static void overutil_threshold(struct kunit *test)
 {

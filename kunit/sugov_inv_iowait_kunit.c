@@ -30,6 +30,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "sugov_inv_iowait.h"
 
 /*
@@ -82,12 +83,7 @@ static const struct iowait_case iowait_cases[] = {
 	},
 };
 
-static void iowait_case_desc(const struct iowait_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(iowait, iowait_cases, iowait_case_desc);
+KUNIT_ARRAY_PARAM_DESC(iowait, iowait_cases, name);
 
 /* The boost a character of .boosts stands for, in capacity units */
 static u32 boost_of(char c)

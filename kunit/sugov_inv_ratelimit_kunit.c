@@ -24,6 +24,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
+#include "compat.h"
 #include "sugov_inv_rules.h"
 
 /*
@@ -91,12 +92,7 @@ static const struct ratelimit_case ratelimit_cases[] = {
 	},
 };
 
-static void ratelimit_case_desc(const struct ratelimit_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ratelimit, ratelimit_cases, ratelimit_case_desc);
+KUNIT_ARRAY_PARAM_DESC(ratelimit, ratelimit_cases, name);
 
 static void eval_due_follows_rule(struct kunit *test)
 {

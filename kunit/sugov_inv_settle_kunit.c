@@ -25,6 +25,7 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "sugov_inv_rules.h"
 
 static const unsigned int epyc_7742_khz[] = { 1500000, 2000000, 2250000 };
@@ -125,12 +126,7 @@ static const struct settle_case settle_cases[] = {
 	},
 };
 
-static void settle_case_desc(const struct settle_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(settle, settle_cases, settle_case_desc);
+KUNIT_ARRAY_PARAM_DESC(settle, settle_cases, name);
 
 static void settle_follows_rules(struct kunit *test)
 {

@@ -48,6 +48,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
+#include "compat.h"
 #include "sugov_inv_wake.h"
 
 #define WAKE_TICK_NS	(4 * NSEC_PER_MSEC)	/* HZ=250 */
@@ -212,12 +213,7 @@ static const struct wake_case wake_cases[] = {
 	},
 };
 
-static void wake_case_desc(const struct wake_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(wake, wake_cases, wake_case_desc);
+KUNIT_ARRAY_PARAM_DESC(wake, wake_cases, name);
 
 static struct sugov_inv_est wake_est(u32 util)
 {

@@ -27,6 +27,7 @@
 #include <kunit/test.h>
 #include <linux/kernel.h>
 
+#include "compat.h"
 #include "selftests/vcpufreq_energy.h"
 
 /* The epyc-7742 and xeon-e5-2687w-v3 models (Documentation/bench.rst). */
@@ -83,12 +84,7 @@ static const struct em_case em_cases[] = {
 	{ "xeon turbo 3500 MHz 1.200 V", &xeon, 3500000, 1200, 13296000 },
 };
 
-static void em_case_desc(const struct em_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(em, em_cases, em_case_desc);
+KUNIT_ARRAY_PARAM_DESC(em, em_cases, name);
 
 static void vcpufreq_em_busy_test(struct kunit *test)
 {
@@ -160,12 +156,7 @@ static const struct step_case step_cases[] = {
 	  0, 0, US(4), US(9) },
 };
 
-static void step_case_desc(const struct step_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(step, step_cases, step_case_desc);
+KUNIT_ARRAY_PARAM_DESC(step, step_cases, name);
 
 static void vcpufreq_emu_step_test(struct kunit *test)
 {
@@ -248,12 +239,7 @@ static const struct seq_case seq_cases[] = {
 	    { EMU_FIRE, 0 } }, 2533333, 0 },
 };
 
-static void seq_case_desc(const struct seq_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(seq, seq_cases, seq_case_desc);
+KUNIT_ARRAY_PARAM_DESC(seq, seq_cases, name);
 
 static void vcpufreq_emu_seq_test(struct kunit *test)
 {
@@ -322,12 +308,7 @@ static const struct static_case static_cases[] = {
 	  { &epyc, VCPUFREQ_EM_SCOPE_NR, 1, 64 }, -EINVAL, { 7, 7, 7 } },
 };
 
-static void static_case_desc(const struct static_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(static, static_cases, static_case_desc);
+KUNIT_ARRAY_PARAM_DESC(static, static_cases, name);
 
 /* On error the output is left as it was (7s here). */
 static void vcpufreq_em_static_test(struct kunit *test)

@@ -16,6 +16,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "selftests/vcpufreq_table.h"
 
 /* "1,2,...,N": N distinct entries of 1..N kHz. */
@@ -87,12 +88,7 @@ static const struct parse_case parse_cases[] = {
 	  "boost entry 2000000 kHz is below the highest non-boost entry 2250000 kHz" },
 };
 
-static void parse_case_desc(const struct parse_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(parse, parse_cases, parse_case_desc);
+KUNIT_ARRAY_PARAM_DESC(parse, parse_cases, name);
 
 static void vcpufreq_table_parse_test(struct kunit *test)
 {
