@@ -7,8 +7,14 @@
 #   make uninstall        remove them again (and re-run depmod)
 #   make deps             set up a fresh Debian 12 machine (packages, guest kernel)
 #   make check            every test: fi-probe, KUnit, selftests in QEMU
+#                         (CHECK_ONLY=PART: one part; Documentation/development.rst)
+#   make kunit            the KUnit suites alone, on the debug test kernel
+#   make lint             W=1, sparse and checkpatch --strict, as make check's lint
+#   make bench            the update_util hooks' cost per call
 #   make demo             the freq_max policies side by side in QEMU
 #   make compare          the ten configurations' tables on the emulated EPYC 7742
+#   make fi-probe         the pre-flight probe alone (no kernel headers needed)
+#   make clean            remove what the builds left
 #
 # kbuild itself reads Kbuild, not this file.
 
@@ -102,5 +108,6 @@ compare:
 lint:
 	tools/lint.sh
 
+# The usage lines at the top of this file, up to the blank comment line
 help:
-	@sed -n '3,11p' Makefile
+	@sed -n '3p;5,/^#$$/{/^#$$/d;p}' Makefile

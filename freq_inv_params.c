@@ -96,7 +96,7 @@ MODULE_PARM_DESC(max_p_khz,
 		 "Override max_P of every CPU, kHz (1..10000000; with max_boost_khz; default: from hardware)");
 module_param_cb(max_boost_khz, &freq_inv_khz_ops, &freq_inv_max_boost, 0444);
 MODULE_PARM_DESC(max_boost_khz,
-		 "Override max_boost of every CPU, kHz (max_p_khz..10000000, at most 255 x max_p_khz; with max_p_khz; default: from hardware)");
+		 "Override max_boost of every CPU, kHz (max_p_khz..10000000, less than 256 x max_p_khz; with max_p_khz; default: from hardware)");
 
 static int __init freq_inv_bad_khz(const char *name,
 				   const struct freq_inv_khz_param *p, u32 min)

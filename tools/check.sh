@@ -539,7 +539,11 @@ free_log=$out/free-lane.log
 free_parts=
 for p in $free_lane; do want "$p" && free_parts="$free_parts $p"; done
 free_pid=
-if [ -n "$free_parts" ]; then
+timed_parts=
+for p in $timed_lane; do want "$p" && timed_parts="$timed_parts $p"; done
+# No timed part wanted (CHECK_ONLY=lint, say): the parts run in the
+# foreground at the normal priority, by the loop after the timed lane.
+if [ -n "$free_parts" ] && [ -n "$timed_parts" ]; then
 	echo "== beside the timed parts, at nice 10 (their output: $free_log):$free_parts"
 	(
 		# The debug kernel (lint, kunit, fail-nth and the timed

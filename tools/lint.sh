@@ -4,7 +4,7 @@
 # make lint: our C files against the kernel's own checks, as KTAP:
 # a W=1 + sparse (C=2) build with no warning from our files against each
 # of Debian 12's two LTS kernels, 6.1 and 6.12: Debian's headers (the
-# product modules, vcpufreq, hookbench) and the debug test kernels of
+# product modules, vcpufreq, hookbench, probebench) and the debug test kernels of
 # tools/kunit/build-kernel.sh (the same, and the KUnit module, which
 # needs CONFIG_KUNIT; built here if not cached, as make check's kunit
 # part would; 6.12's only with CHECK_DEBUG_6_12=1, as make check runs
