@@ -80,8 +80,10 @@ class Config:
         if governor == 'sugov_inv':
             for name, _ in tunables:
                 if name not in SUGOV_INV_TUNABLES:
+                    hint = ('; the freq_max choice is given as sugov_inv:CHOICE'
+                            if name == 'freq_max_policy' else '')
                     raise BadInput(f'configuration {spec}: sugov_inv has no tunable "{name}" '
-                                   f'(known: freq_max_policy {" ".join(SUGOV_INV_TUNABLES)})')
+                                   f'(known: {" ".join(SUGOV_INV_TUNABLES)}{hint})')
         return cls(spec, governor, freq_max, tuple(tunables),
                    SHORT_NAMES.get(spec, spec.replace('sugov_inv:', 'sugov-')))
 

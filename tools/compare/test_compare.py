@@ -571,6 +571,15 @@ class BadInput(unittest.TestCase):
     def test_unknown_tunable(self) -> None:
         self.check('--guest', 'epyc-7742', '-c', 'sugov_inv,speed=9', want='no tunable')
 
+    def test_freq_max_policy_as_tunable(self) -> None:
+        # The freq_max choice has a syntax of its own: the error says
+        # which, and does not list freq_max_policy among the tunables.
+        rc, err = self.main('--guest', 'epyc-7742', '-c',
+                            'sugov_inv,freq_max_policy=overutil-detect')
+        self.assertEqual(rc, 2, err)
+        self.assertIn('given as sugov_inv:CHOICE', err)
+        self.assertNotIn('known: freq_max_policy', err)
+
     def test_unknown_preset(self) -> None:
         self.check('--guest', 'epyc-7743', want='unknown preset')
 
