@@ -4,11 +4,11 @@
 # make lint: our C files against the kernel's own checks, as KTAP:
 # a W=1 + sparse (C=2) build with no warning from our files against each
 # of Debian 12's two LTS kernels, 6.1 and 6.12: Debian's headers (the
-# product modules, vcpufreq, hookbench, probebench) and the debug test kernels of
-# tools/kunit/build-kernel.sh (the same, and the KUnit module, which
-# needs CONFIG_KUNIT; built here if not cached, as make check's kunit
-# part would; 6.12's only with CHECK_DEBUG_6_12=1, as make check runs
-# that kernel only then), and checkpatch.pl --strict from
+# product modules, vcpufreq, hookbench, probebench) and the debug test
+# kernels of tools/kunit/build-kernel.sh (the same, and the KUnit
+# module, which needs CONFIG_KUNIT; built here if not cached, as make
+# check's kunit part would; 6.12's only with CHECK_DEBUG_6_12=1, as
+# make check runs that kernel only then), and checkpatch.pl --strict from
 # linux-source-6.12 (the newer of the two: its rules are a superset for
 # our files) on each file.
 # Distribution header packages carry no checkpatch.pl, so the script
