@@ -95,6 +95,7 @@ static inline void hrtimer_setup(struct hrtimer *timer,
  * one (later kernels changed the generator's signature inside it).
  */
 #if defined(_KUNIT_TEST_H) && !defined(KUNIT_ARRAY_PARAM_DESC)
+#include <linux/string.h>
 #define KUNIT_ARRAY_PARAM_DESC(name, array, desc_member)		\
 	static void name##_param_desc(typeof(&(array)[0]) c, char *desc) \
 	{								\

@@ -17,7 +17,6 @@
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
-#include <linux/string.h>
 
 #include "compat.h"
 #include "../freq_ratio.h"

@@ -19,7 +19,6 @@
  *  - overutil-detect asks for max_boost where cpuinfo.max_freq is known
  */
 #include <kunit/test.h>
-#include <linux/string.h>
 
 #include "compat.h"
 #include "sugov_inv_rules.h"

@@ -43,7 +43,6 @@
 #include <linux/math.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
-#include <linux/string.h>
 #include <linux/time64.h>
 
 #include "compat.h"

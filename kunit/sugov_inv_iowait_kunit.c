@@ -28,7 +28,6 @@
 #include <kunit/test.h>
 #include <linux/jiffies.h>
 #include <linux/sched.h>
-#include <linux/string.h>
 
 #include "compat.h"
 #include "sugov_inv_iowait.h"

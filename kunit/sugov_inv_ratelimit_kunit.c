@@ -21,7 +21,6 @@
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
-#include <linux/string.h>
 #include <linux/time64.h>
 
 #include "compat.h"

@@ -23,7 +23,6 @@
  *  - the cache never used (every evaluation resolves)
  */
 #include <kunit/test.h>
-#include <linux/string.h>
 
 #include "compat.h"
 #include "sugov_inv_rules.h"

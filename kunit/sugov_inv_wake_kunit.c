@@ -45,7 +45,6 @@
  *    after each 100 ms gap starts low again: wake_keeps_for_long_runs)
  */
 #include <kunit/test.h>
-#include <linux/string.h>
 #include <linux/time64.h>
 
 #include "compat.h"
