@@ -536,11 +536,13 @@ want deps && run_part deps
 # competing), so it runs in the timed lane rather than alone, where its
 # other checks hold.  CHECK_ONLY=emulation-smp runs it alone.
 free_log=$out/free-lane.log
-free_parts=
-for p in $free_lane; do want "$p" && free_parts="$free_parts $p"; done
+# wanted PARTS...: those of PARTS this run wants, each after a space
+wanted() { local p; for p in "$@"; do want "$p" && printf ' %s' "$p"; done; return 0; }
+# shellcheck disable=SC2086
+free_parts=$(wanted $free_lane)
+# shellcheck disable=SC2086
+timed_parts=$(wanted $timed_lane)
 free_pid=
-timed_parts=
-for p in $timed_lane; do want "$p" && timed_parts="$timed_parts $p"; done
 # No timed part wanted (CHECK_ONLY=lint, say): the parts run in the
 # foreground at the normal priority, by the loop after the timed lane.
 if [ -n "$free_parts" ] && [ -n "$timed_parts" ]; then
