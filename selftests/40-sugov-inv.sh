@@ -752,7 +752,13 @@ check_side_order() {
 # max_P's mean raw target over the step (a make check of 368d1aa beside
 # three other guests: 95 % measured on both CPUs, max_P's mean raw
 # target 2.31 GHz, settled 2094 against 2154 MHz; the runs that pass
-# measure 93 and 94 %).
+# measure 93 and 94 %).  Below that, on a host busy with other guests,
+# the stolen time can still lift max_P's own mean raw target to the step
+# (a fresh-clone make check beside tools/compare runs, 6.12: 93 % busy,
+# 2.04 GHz, settled 2046 against 2124 MHz): the formula then asked max_P
+# for the top itself, and the phase counts only as far as the raw
+# targets go, which must stay apart by 1.2 times (max_boost / max_P is
+# 1.51 on this table; one shared freq_max makes it 1).
 # Catches: max_P and max_boost sharing one freq_max (sugov-P0's loss in
 # commit 976df7e5730e's tables would not reproduce).
 check_side_max_p_lower() {
@@ -775,6 +781,10 @@ check_side_max_p_lower() {
 			st=ok
 		elif [ "$(col $f 0 4)" -lt "$STEP" ] && [ "$(col $f 2 4)" -gt "$STEP" ]; then
 			[ "$st" = skip ] && why="the host's: $a and $b kHz at $(col $f 0 6) and $(col $f 2 6) % busy, though the mean raw targets $(col $f 0 4) and $(col $f 2 4) kHz lie either side of $STEP"
+			continue
+		elif [ "$(col $f 0 4)" -ge "$STEP" ] &&
+			[ $(($(col $f 0 4) * 6 / 5)) -le "$(col $f 2 4)" ]; then
+			[ "$st" = skip ] && why="max_P's own mean raw target reached the step ($(col $f 0 4) kHz >= $STEP at $(col $f 0 6) % busy: stolen host time), max_boost's stayed 1.2 times over it ($(col $f 2 4) kHz)"
 			continue
 		else
 			st=fail

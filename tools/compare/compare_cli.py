@@ -481,6 +481,13 @@ def run_handler(args: argparse.Namespace) -> int:
         for r in plan:
             out(plan_line(r))
         return 0
+    qemu = host.qemu_version_line() if req.guest else None
+    version = host.qemu_version(qemu) if qemu else None
+    if req.guest and args.icount and args.smp > 1 and (version or (0, 0)) < host.QEMU_ICOUNT_FAIR:
+        out(f'compare: warning: {qemu} runs an --icount guest\'s vCPUs without the fair '
+            f'share of QEMU 8.1: two CPUs busy at once can get very unequal shares '
+            f'(Documentation/bench.rst, "Several CPUs under instruction counting"; '
+            f'tools/vm/qemu-backports.sh unpacks a newer QEMU)')
     outdir = args.out or os.path.join(os.environ.get('BUILD_DIR', os.path.join(TOP, 'build')),
                                       'compare', time.strftime('%Y%m%d-%H%M%S'))
     meta = Meta([c.spec for c in req.configs], req.baseline, req.workloads, req.reps,
@@ -488,6 +495,7 @@ def run_handler(args: argparse.Namespace) -> int:
                 {'lengths': req.lengths.to_json(), 'machine': where,
                  'command': ' '.join(shlex.quote(a) for a in sys.argv),
                  'commit': host.commit_id(), 'started': runner.now_utc(),
+                 **({'qemu': qemu} if qemu else {}),
                  'settings': {'settle_s': args.settle, 'run_timeout_s': args.run_timeout,
                               'freq_sample_s': args.freq_sample,
                               'energy_poll_s': args.energy_poll,

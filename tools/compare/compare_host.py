@@ -216,6 +216,36 @@ def host_prepare(configs: Sequence[Config], sysfs: str) -> None:
             subprocess.run(['modprobe', f'cpufreq_{c.governor}'], check=False)
 
 
+# QEMU 8.1 shares an --icount guest's instructions among its vCPUs (the
+# qemu-devel patch "accel/tcg/tcg-accel-ops-rr: ensure fairness with
+# icount", Message-Id 20230427020925.51003-3-quic_jiles@quicinc.com).
+# Before it, the vCPU that runs first after a timer runs up to the next
+# timer: of two busy CPUs one can get nearly all of the time
+# (Documentation/bench.rst, "Several CPUs under instruction counting").
+QEMU_ICOUNT_FAIR = (8, 1)
+
+
+def qemu_version(text: str) -> Optional[tuple[int, int]]:
+    """(major, minor) from the first line of qemu-system-x86_64 --version."""
+    words = text.split('\n', 1)[0].split()
+    if len(words) < 4 or words[:3] != ['QEMU', 'emulator', 'version']:
+        return None
+    parts = words[3].split('.')
+    if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
+        return None
+    return int(parts[0]), int(parts[1])
+
+
+def qemu_version_line() -> str:
+    """The first line of the --version of the QEMU that tools/vm/run starts."""
+    try:
+        r = subprocess.run(['qemu-system-x86_64', '--version'], capture_output=True,
+                           text=True, check=False, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return 'unknown'
+    return r.stdout.split('\n', 1)[0].strip() or 'unknown'
+
+
 def commit_id() -> str:
     """git describe of the tree the tool runs from."""
     r = subprocess.run(['git', '-C', TOP, 'describe', '--always', '--dirty'],

@@ -155,7 +155,7 @@ def render(meta: Meta, results: Sequence[RunResult]) -> str:
     # The guest's uname -r: the first field of guest.sh's COMPARE_BOOT line.
     boot = str(meta.extra.get('guest', '')).split()[:1]
     heads = {**meta.extra, **{'kernel': b[7:] for b in boot if b.startswith('kernel=')}}
-    for k in ('machine', 'kernel', 'command', 'commit'):
+    for k in ('machine', 'kernel', 'qemu', 'command', 'commit'):
         if k in heads:
             L.append(f'{k} : {heads[k]}')
     L += [f'seed : {meta.seed}', f'reps : {meta.reps}']

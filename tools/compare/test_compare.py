@@ -738,6 +738,22 @@ class GuestCommand(unittest.TestCase):
             self.assertIn(kv, cmd)
 
 
+class QemuVersion(unittest.TestCase):
+    """The QEMU version that decides the --icount fairness warning."""
+
+    def test_parse(self) -> None:
+        from compare_host import QEMU_ICOUNT_FAIR, qemu_version
+        deb12 = 'QEMU emulator version 7.2.19 (Debian 1:7.2+dfsg-7+deb12u18+b3)\nCopyright'
+        bpo = 'QEMU emulator version 10.0.2 (Debian 1:10.0.2+ds-2+deb13u1~bpo12+1)'
+        self.assertEqual(qemu_version(deb12), (7, 2))
+        self.assertLess(qemu_version(deb12), QEMU_ICOUNT_FAIR)
+        self.assertEqual(qemu_version(bpo), (10, 0))
+        self.assertGreaterEqual(qemu_version(bpo), QEMU_ICOUNT_FAIR)
+        self.assertEqual(qemu_version('QEMU emulator version 8.1.0'), (8, 1))
+        for bad in ('', 'unknown', 'qemu-system-x86_64: not found', 'QEMU emulator version x.y'):
+            self.assertIsNone(qemu_version(bad), bad)
+
+
 class State(unittest.TestCase):
     """MachineState: what the tool puts back itself when a runner could
     not (killed)."""
