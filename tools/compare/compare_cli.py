@@ -484,9 +484,10 @@ def run_handler(args: argparse.Namespace) -> int:
     qemu = host.qemu_version_line() if req.guest else None
     version = host.qemu_version(qemu) if qemu else None
     if req.guest and args.icount and args.smp > 1 and (version or (0, 0)) < host.QEMU_ICOUNT_FAIR:
-        out(f'compare: warning: {qemu} runs an --icount guest\'s vCPUs without the fair '
+        name = qemu if version else 'QEMU (version unknown)'
+        out(f'compare: warning: {name} runs an --icount guest\'s vCPUs without the fair '
             f'share of QEMU 8.1: two CPUs busy at once can get very unequal shares '
-            f'(Documentation/bench.rst, "Several CPUs under instruction counting"; '
+            f'(Documentation/bench.rst, "QEMU\'s share of the host thread"; '
             f'tools/vm/qemu-backports.sh unpacks a newer QEMU)')
     outdir = args.out or os.path.join(os.environ.get('BUILD_DIR', os.path.join(TOP, 'build')),
                                       'compare', time.strftime('%Y%m%d-%H%M%S'))

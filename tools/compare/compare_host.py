@@ -221,7 +221,7 @@ def host_prepare(configs: Sequence[Config], sysfs: str) -> None:
 # icount", Message-Id 20230427020925.51003-3-quic_jiles@quicinc.com).
 # Before it, the vCPU that runs first after a timer runs up to the next
 # timer: of two busy CPUs one can get nearly all of the time
-# (Documentation/bench.rst, "Several CPUs under instruction counting").
+# (Documentation/bench.rst, "QEMU's share of the host thread").
 QEMU_ICOUNT_FAIR = (8, 1)
 
 
@@ -240,7 +240,7 @@ def qemu_version_line() -> str:
     """The first line of the --version of the QEMU that tools/vm/run starts."""
     try:
         r = subprocess.run(['qemu-system-x86_64', '--version'], capture_output=True,
-                           text=True, check=False, timeout=30)
+                           text=True, errors='replace', check=False, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return 'unknown'
     return r.stdout.split('\n', 1)[0].strip() or 'unknown'

@@ -14,19 +14,28 @@
 # Message-Id 20230427020925.51003-3-quic_jiles@quicinc.com): the vCPU
 # that runs first after a timer runs up to the next one, so of two busy
 # CPUs one can get nearly all of the time (Documentation/bench.rst,
-# "Several CPUs under instruction counting").  make check keeps
+# "QEMU's share of the host thread").  make check keeps
 # Debian 12's own QEMU; this is for tools/compare's tables on several
 # vCPUs.  The package lists go to the output directory, not to apt's
 # own sources: the machine's apt setup is not changed.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-${BUILD_DIR:-$top/build}/qemu-bpo}
+# apt reads relative Dir:: paths under its own directories: absolute here
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 lists=$out/lists
-mkdir -p "$lists/partial" "$out/debs" "$out/bin"
+mkdir -p "$lists/partial" "$out/cache/archives/partial" "$out/debs" "$out/bin"
+for fw in /usr/share/seabios/bios-256k.bin /usr/share/qemu/kvmvapic.bin; do
+	[ -f "$fw" ] || {
+		echo "qemu-backports: $fw is missing: install Debian 12's qemu-system-x86 first (make deps)" >&2
+		exit 1
+	}
+done
 echo "deb http://deb.debian.org/debian bookworm-backports main" > "$out/sources.list"
 set -- -o "Dir::Etc::sourcelist=$out/sources.list" -o Dir::Etc::sourceparts=- \
-	-o "Dir::State::Lists=$lists" -o APT::Sandbox::User=root
-apt-get "$@" update -q >/dev/null || {
+	-o "Dir::State::Lists=$lists" -o "Dir::Cache=$out/cache" -o APT::Sandbox::User=root
+apt-get "$@" update -q --error-on=any >/dev/null || {
 	echo "qemu-backports: apt-get update of bookworm-backports failed" >&2
 	exit 1
 }
@@ -39,6 +48,13 @@ rm -rf "$out/root"
 for deb in "$out"/debs/*.deb; do
 	dpkg-deb -x "$deb" "$out/root"
 done
+missing=$(ldd "$out/root/usr/bin/qemu-system-x86_64" | grep 'not found' || true)
+if [ -n "$missing" ]; then
+	rm -f "$out/bin/qemu-system-x86_64"
+	echo "qemu-backports: the backport needs libraries this machine lacks:" >&2
+	echo "$missing" >&2
+	exit 1
+fi
 # Its own firmware first, then Debian 12's seabios and QEMU data, which
 # the backport's packages point to rather than ship.
 cat > "$out/bin/qemu-system-x86_64" <<EOF
@@ -47,11 +63,5 @@ exec "$out/root/usr/bin/qemu-system-x86_64" -L "$out/root/usr/share/qemu" \
 	-L /usr/share/seabios -L /usr/share/qemu "\$@"
 EOF
 chmod +x "$out/bin/qemu-system-x86_64"
-missing=$(ldd "$out/root/usr/bin/qemu-system-x86_64" | grep 'not found' || true)
-if [ -n "$missing" ]; then
-	echo "qemu-backports: the backport needs libraries this machine lacks:" >&2
-	echo "$missing" >&2
-	exit 1
-fi
 "$out/bin/qemu-system-x86_64" --version | head -n 1
 echo "qemu-backports: PATH=$out/bin:\$PATH runs it"
