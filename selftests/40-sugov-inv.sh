@@ -773,23 +773,25 @@ check_side_max_p_lower() {
 		# stress-ng's duty cycle is in time, the same on both CPUs
 		# whatever their frequency: a gap of more than 5 points is
 		# the host's doing, and the two means are not comparable.
-		d=$(($(col $f 0 6) - $(col $f 2 6)))
-		[ "$d" -le 5 ] && [ "$d" -ge -5 ] || continue
+		# Per CPU: settled kHz, mean raw target kHz, % busy
 		a=$(col $f 0 2) b=$(col $f 2 2)
+		ra=$(col $f 0 4) rb=$(col $f 2 4)
+		ba=$(col $f 0 6) bb=$(col $f 2 6)
+		d=$((ba - bb))
+		[ "$d" -le 5 ] && [ "$d" -ge -5 ] || continue
 		[ "$st" = fail ] && continue
 		if [ $((a + 100000)) -le "$b" ]; then
 			st=ok
-		elif [ "$(col $f 0 4)" -lt "$STEP" ] && [ "$(col $f 2 4)" -gt "$STEP" ]; then
-			[ "$st" = skip ] && why="the host's: $a and $b kHz at $(col $f 0 6) and $(col $f 2 6) % busy, though the mean raw targets $(col $f 0 4) and $(col $f 2 4) kHz lie either side of $STEP"
+		elif [ "$ra" -lt "$STEP" ] && [ "$rb" -gt "$STEP" ]; then
+			[ "$st" = skip ] && why="the host's: $a and $b kHz at $ba and $bb % busy, though the mean raw targets $ra and $rb kHz lie either side of $STEP"
 			continue
-		elif [ "$(col $f 0 4)" -ge "$STEP" ] &&
-			[ $(($(col $f 0 4) * 6 / 5)) -le "$(col $f 2 4)" ]; then
-			[ "$st" = skip ] && why="max_P's own mean raw target reached the step ($(col $f 0 4) kHz >= $STEP at $(col $f 0 6) % busy: stolen host time), max_boost's at least 1.2 times max_P's ($(col $f 2 4) kHz)"
+		elif [ "$ra" -ge "$STEP" ] && [ $((ra * 6 / 5)) -le "$rb" ]; then
+			[ "$st" = skip ] && why="max_P's own mean raw target reached the step ($ra kHz >= $STEP at $ba % busy: stolen host time), max_boost's at least 1.2 times max_P's ($rb kHz)"
 			continue
 		else
 			st=fail
 		fi
-		why="$a < $b kHz at $(col $f 0 6) and $(col $f 2 6) % busy"
+		why="$a < $b kHz at $ba and $bb % busy"
 	done
 	case $st in
 	ok) ktap_ok "partial load: max_P settles lower than max_boost ($why)" ;;
