@@ -482,10 +482,8 @@ def run_handler(args: argparse.Namespace) -> int:
             out(plan_line(r))
         return 0
     qemu = host.qemu_version_line() if req.guest else None
-    version = host.qemu_version(qemu) if qemu else None
-    if req.guest and args.icount and args.smp > 1 and (version or (0, 0)) < host.QEMU_ICOUNT_FAIR:
-        name = qemu if version else 'QEMU (version unknown)'
-        out(f'compare: warning: {name} runs an --icount guest\'s vCPUs without the fair '
+    if qemu and args.icount and args.smp > 1 and not host.qemu_icount_fair(qemu):
+        out(f'compare: warning: {qemu} runs an --icount guest\'s vCPUs without the fair '
             f'share of QEMU 8.1: two CPUs busy at once can get very unequal shares '
             f'(Documentation/bench.rst, "QEMU\'s share of the host thread"; '
             f'tools/vm/qemu-backports.sh unpacks a newer QEMU)')

@@ -236,14 +236,20 @@ def qemu_version(text: str) -> Optional[tuple[int, int]]:
     return int(parts[0]), int(parts[1])
 
 
+def qemu_icount_fair(line: str) -> bool:
+    """Whether a QEMU, by its --version line, shares an --icount guest's
+    instructions among its vCPUs; False when the line names no version."""
+    return (qemu_version(line) or (0, 0)) >= QEMU_ICOUNT_FAIR
+
+
 def qemu_version_line() -> str:
     """The first line of the --version of the QEMU that tools/vm/run starts."""
     try:
         r = subprocess.run(['qemu-system-x86_64', '--version'], capture_output=True,
                            text=True, errors='replace', check=False, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
-        return 'unknown'
-    return r.stdout.split('\n', 1)[0].strip() or 'unknown'
+        return 'QEMU (version unknown)'
+    return r.stdout.split('\n', 1)[0].strip() or 'QEMU (version unknown)'
 
 
 def commit_id() -> str:
